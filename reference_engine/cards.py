@@ -1,0 +1,189 @@
+"""Cards, hands and decks: the small values every rule is written over (rules DECK-*, DEAL-*).
+
+A card kind is a small int ``suit * 6 + rank`` (rank 0 = Ace ... 5 = Nine), so its rank and suit
+are derived, as python-chess derives a square's file. Identical copies are not distinguished: a
+hand is a count vector of 24 ints. The API speaks card codes (``Ah``, ``Ts``, ``9c``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Iterable, Sequence
+
+from .errors import CardError
+
+RANKS = "ATKQJ9"
+"""Rank letters, highest first (DECK-RANK): Ace, Ten, King, Queen, Jack, Nine."""
+SUITS = "shdc"
+"""Suit letters: spades, hearts, diamonds, clubs."""
+SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
+SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
+RANK_SYMBOLS = {"A": "A", "T": "10", "K": "K", "Q": "Q", "J": "J", "9": "9"}
+
+NUM_RANKS = 6
+NUM_KINDS = 24
+
+Card = int
+"""A card kind: ``suit * 6 + rank``; rank 0 is the Ace (highest), 5 the Nine."""
+
+Counts = tuple[int, ...]
+"""A multiset of cards as 24 counts indexed by card kind."""
+
+ACE, TEN, KING, QUEEN, JACK, NINE = range(6)
+SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
+
+_TOKEN = re.compile(r"(10|[ATKQJ9])([shdc♠♥♦♣])", re.IGNORECASE)
+_SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
+
+
+def rank_of(card: Card) -> int:
+    """Rank index of a card kind: 0 (Ace) is highest, 5 (Nine) lowest."""
+    return card % NUM_RANKS
+
+
+def suit_of(card: Card) -> int:
+    """Suit index of a card kind (0 spades, 1 hearts, 2 diamonds, 3 clubs)."""
+    return card // NUM_RANKS
+
+
+def make_card(rank: int, suit: int) -> Card:
+    """The card kind with this rank index and suit index."""
+    return suit * NUM_RANKS + rank
+
+
+def card_code(card: Card) -> str:
+    """Canonical code of a card kind: rank letter then suit letter, e.g. ``Ah``, ``Ts``."""
+    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
+
+
+def card_symbol(card: Card) -> str:
+    """The card with a suit symbol, for logs and docs: ``A♥``, ``10♠``."""
+    return RANK_SYMBOLS[RANKS[rank_of(card)]] + SUIT_SYMBOLS[SUITS[suit_of(card)]]
+
+
+def suit_index(letter: str) -> int:
+    """Index of a suit given by letter (``h``) or symbol (``♥``); raises CardError otherwise."""
+    key = _SYMBOL_TO_SUIT.get(letter, letter.lower() if isinstance(letter, str) else letter)
+    if not isinstance(key, str) or len(key) != 1 or key not in SUITS:
+        raise CardError(f"unknown suit {letter!r}: expected one of s, h, d, c")
+    return SUITS.index(key)
+
+
+def parse_card(token: str) -> Card:
+    """Parse one card code (``Ah``, ``10h``, ``A♥``); raise CardError naming a bad token."""
+    m = _TOKEN.fullmatch(token.strip()) if isinstance(token, str) else None
+    if m is None:
+        raise CardError(
+            f"bad card code {token!r}: expected a rank from A T K Q J 9 then a suit from s h d c"
+        )
+    rank, suit = m.group(1).upper(), m.group(2)
+    rank = "T" if rank == "10" else rank
+    return make_card(RANKS.index(rank), suit_index(suit))
+
+
+def parse_cards(text: str | Iterable[str]) -> list[Card]:
+    """Parse a list of cards.
+
+    Accepts a sequence of codes, or one string whose codes are separated by spaces or commas or
+    run together as the sources write them (``AhThKhKhKhQhQhJh``).
+    """
+    if not isinstance(text, str):
+        return [parse_card(t) for t in text]
+    cards: list[Card] = []
+    for chunk in re.split(r"[\s,]+", text.strip()):
+        if not chunk:
+            continue
+        pos = 0
+        while pos < len(chunk):
+            m = _TOKEN.match(chunk, pos)
+            if m is None:
+                bad = chunk[pos : pos + 2] if pos + 2 <= len(chunk) else chunk[pos:]
+                raise CardError(
+                    f"bad card code {bad!r} in {chunk!r}: expected a rank from A T K Q J 9 "
+                    "then a suit from s h d c"
+                )
+            cards.append(parse_card(m.group(0)))
+            pos = m.end()
+    return cards
+
+
+def to_counts(cards: Iterable[Card]) -> Counts:
+    """The count vector of a list of card kinds."""
+    counts = [0] * NUM_KINDS
+    for c in cards:
+        counts[c] += 1
+    return tuple(counts)
+
+
+def from_counts(counts: Sequence[int]) -> list[Card]:
+    """The card kinds of a count vector, in canonical order (spades first, Ace first)."""
+    return [c for c in range(NUM_KINDS) for _ in range(counts[c])]
+
+
+def hand_counts(cards: str | Iterable[str]) -> Counts:
+    """Count vector of cards given as codes."""
+    return to_counts(parse_cards(cards))
+
+
+def format_cards(cards: Iterable[Card], symbols: bool = False) -> str:
+    """Cards as space-separated codes (or symbols), sorted canonically."""
+    show = card_symbol if symbols else card_code
+    return " ".join(show(c) for c in sorted(cards))
+
+
+def sort_key(code: str) -> int:
+    """Sort key of a card code in canonical order (spades, hearts, diamonds, clubs; Ace first)."""
+    return parse_card(code)
+
+
+def deck(ranks: str, copies: int) -> list[Card]:
+    """The deck of a variant (DECK-COMPOSITION): ``copies`` of each rank in ``ranks`` per suit."""
+    unknown = set(ranks) - set(RANKS)
+    if unknown:
+        raise CardError(f"unknown ranks {sorted(unknown)} in deck: ranks are from {RANKS}")
+    return [make_card(RANKS.index(r), s) for s in range(4) for r in ranks for _ in range(copies)]
+
+
+def shuffled(cards: Sequence[Card], seed: int | str) -> list[Card]:
+    """A seeded shuffle: the same seed gives the same order on every machine."""
+    out = list(cards)
+    random.Random(f"pinochle:{seed}").shuffle(out)
+    return out
+
+
+def deal(cards: Sequence[Card], dealer: int, packets: Sequence[int]) -> list[list[Card]]:
+    """Deal all cards clockwise from the dealer's left in the given packet sizes (DEAL-PACKETS).
+
+    ``packets`` is the sequence of packet sizes each player receives per round, repeated until
+    the cards run out (for example ``[5]`` for five at a time, ``[2, 3]`` for two then threes).
+    """
+    hands: list[list[Card]] = [[], [], [], []]
+    pos = 0
+    round_no = 0
+    while pos < len(cards):
+        size = packets[round_no] if round_no < len(packets) else packets[-1]
+        for i in range(4):
+            seat = (dealer + 1 + i) % 4
+            hands[seat].extend(cards[pos : pos + size])
+            pos += size
+        round_no += 1
+    return hands
+
+
+def check_deal(hands: Sequence[Sequence[Card]], deck_cards: Sequence[Card], hand_size: int) -> None:
+    """Check explicit hands against a variant's deck (DEAL-HANDS): sizes and the exact multiset."""
+    if len(hands) != 4:
+        raise CardError(f"a deal has 4 hands, got {len(hands)}")
+    for seat, hand in enumerate(hands):
+        if len(hand) != hand_size:
+            raise CardError(f"seat {seat} holds {len(hand)} cards; each hand has {hand_size}")
+    have = to_counts(c for h in hands for c in h)
+    want = to_counts(deck_cards)
+    if have != want:
+        extra = [card_code(c) for c in range(NUM_KINDS) if have[c] > want[c]]
+        missing = [card_code(c) for c in range(NUM_KINDS) if have[c] < want[c]]
+        raise CardError(
+            "the hands are not the variant's deck: "
+            f"too many {' '.join(extra) or '-'}; missing {' '.join(missing) or '-'}"
+        )
