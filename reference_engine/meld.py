@@ -1,0 +1,153 @@
+"""Meld: the combinations one hand shows after trump is named, itemised and totalled (MELD-*).
+
+Works on count vectors. A card may serve melds of different types (I runs, marriages and the dix;
+II pinochles; III arounds) but never two melds of the same type (MELD-TYPES).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .cards import (
+    ACE,
+    DIAMONDS,
+    JACK,
+    KING,
+    NINE,
+    QUEEN,
+    SPADES,
+    TEN,
+    Card,
+    Counts,
+    make_card,
+)
+from .variants import Rules
+
+MELD_TYPES = {
+    "run": "I",
+    "royal_marriage": "I",
+    "marriage": "I",
+    "dix": "I",
+    "pinochle": "II",
+    "aces_around": "III",
+    "kings_around": "III",
+    "queens_around": "III",
+    "jacks_around": "III",
+}
+"""The type of each meld (MELD-TYPES)."""
+
+_RUN_RANKS = (ACE, TEN, KING, QUEEN, JACK)
+_AROUNDS = (("aces_around", ACE), ("kings_around", KING), ("queens_around", QUEEN), ("jacks_around", JACK))
+_QS = make_card(QUEEN, SPADES)
+_JD = make_card(JACK, DIAMONDS)
+
+
+@dataclass(frozen=True)
+class MeldItem:
+    """One scored meld: its id, type, multiplicity, points and the cards it uses."""
+
+    id: str
+    type: str
+    count: int
+    points: int
+    cards: tuple[Card, ...]
+    suit: int | None = None
+
+
+@dataclass(frozen=True)
+class MeldResult:
+    """The itemised meld of one hand and its total."""
+
+    items: tuple[MeldItem, ...]
+
+    @property
+    def total(self) -> int:
+        """Sum of the items' points."""
+        return sum(item.points for item in self.items)
+
+    def count(self, meld_id: str) -> int:
+        """Multiplicity of a meld id in this result (summed over suits for marriages)."""
+        return sum(item.count for item in self.items if item.id == meld_id)
+
+
+def _counts_of(hand: Counts, trump: int, rules: Rules) -> list[tuple[str, int, int | None]]:
+    """(meld id, multiplicity, suit) for every meld the hand holds with this trump."""
+    found: list[tuple[str, int, int | None]] = []
+    base = trump * 6
+    # MELD-RUN: A T K Q J of trumps; as many runs as the scarcest of those ranks allows.
+    runs = min(hand[base + r] for r in _RUN_RANKS)
+    if runs:
+        found.append(("run", runs, trump))
+    # MELD-ROYAL-MARRIAGE: K-Q of trumps not already inside a run (MELD-TYPES).
+    if runs == 0 or rules.extra_trump_kq:
+        royal = min(hand[base + KING], hand[base + QUEEN]) - runs
+        if royal > 0:
+            found.append(("royal_marriage", royal, trump))
+    # MELD-MARRIAGE: K-Q of a plain suit; each king marries one queen.
+    for suit in range(4):
+        if suit != trump:
+            married = min(hand[suit * 6 + KING], hand[suit * 6 + QUEEN])
+            if married:
+                found.append(("marriage", married, suit))
+    # MELD-DIX: each nine of trumps, where the deck has nines.
+    if rules.has_nines and hand[base + NINE]:
+        found.append(("dix", hand[base + NINE], trump))
+    # MELD-PINOCHLE: Qs with Jd.
+    pinochles = min(hand[_QS], hand[_JD])
+    if pinochles:
+        found.append(("pinochle", pinochles, None))
+    # MELD-AROUNDS: the rank in every suit; tens around score nothing (MELD-TENS-AROUND).
+    for meld_id, rank in _AROUNDS:
+        around = min(hand[rank], hand[6 + rank], hand[12 + rank], hand[18 + rank])
+        if around:
+            found.append((meld_id, around, None))
+    return found
+
+
+def _cards_of(meld_id: str, count: int, suit: int | None) -> tuple[Card, ...]:
+    if meld_id == "run":
+        assert suit is not None
+        ranks: Sequence[int] = _RUN_RANKS
+        return tuple(make_card(r, suit) for r in ranks for _ in range(count))
+    if meld_id in ("royal_marriage", "marriage"):
+        assert suit is not None
+        return tuple(make_card(r, suit) for r in (KING, QUEEN) for _ in range(count))
+    if meld_id == "dix":
+        assert suit is not None
+        return tuple(make_card(NINE, suit) for _ in range(count))
+    if meld_id == "pinochle":
+        return tuple(c for c in (_QS, _JD) for _ in range(count))
+    rank = dict(_AROUNDS)[meld_id]
+    return tuple(make_card(rank, s) for s in range(4) for _ in range(count))
+
+
+def meld(hand: Counts, trump: int, rules: Rules) -> MeldResult:
+    """The itemised meld of one hand with ``trump`` as the trump suit (MELD-*)."""
+    items = tuple(
+        MeldItem(
+            id=meld_id,
+            type=MELD_TYPES[meld_id],
+            count=count,
+            points=rules.meld_value(meld_id, count),
+            cards=_cards_of(meld_id, count, suit),
+            suit=suit,
+        )
+        for meld_id, count, suit in _counts_of(hand, trump, rules)
+    )
+    return MeldResult(items)
+
+
+def meld_total(hand: Counts, trump: int, rules: Rules) -> int:
+    """The meld total alone, without building the itemised result (the fast path)."""
+    return sum(rules.meld_value(m, n) for m, n, _ in _counts_of(hand, trump, rules))
+
+
+def has_marriage(hand: Counts, suit: int) -> bool:
+    """Whether the hand holds a king and a queen of ``suit`` (TRUMP-MARRIAGE)."""
+    return hand[suit * 6 + KING] > 0 and hand[suit * 6 + QUEEN] > 0
+
+
+def has_aces_around(hand: Counts) -> bool:
+    """Whether the hand holds an ace in every suit (MELD-ACES-DECLARED)."""
+    return all(hand[s * 6 + ACE] for s in range(4))
