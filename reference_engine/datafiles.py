@@ -1,4 +1,7 @@
-"""Loading the project's YAML data safely and checking it against JSON Schemas, with file:line errors."""
+"""Loading the project's YAML data safely and checking it against JSON Schemas.
+
+Errors name the file and the line of the fault.
+"""
 
 from __future__ import annotations
 

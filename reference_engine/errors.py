@@ -1,4 +1,4 @@
-"""Errors of the reference engine: each names the input and the situation, and the rule it breaks."""
+"""Errors of the reference engine: each names the input, the situation and the rule it breaks."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ class CardError(PinochleError):
 
 
 class VariantError(PinochleError):
-    """An unknown variant or option, a wrong option value, or a variant file that fails its schema."""
+    """An unknown variant or option, a bad option value, or a variant file failing its schema."""
 
 
 class IllegalAction(PinochleError):

@@ -38,7 +38,12 @@ MELD_TYPES = {
 """The type of each meld (MELD-TYPES)."""
 
 _RUN_RANKS = (ACE, TEN, KING, QUEEN, JACK)
-_AROUNDS = (("aces_around", ACE), ("kings_around", KING), ("queens_around", QUEEN), ("jacks_around", JACK))
+_AROUNDS = (
+    ("aces_around", ACE),
+    ("kings_around", KING),
+    ("queens_around", QUEEN),
+    ("jacks_around", JACK),
+)
 _QS = make_card(QUEEN, SPADES)
 _JD = make_card(JACK, DIAMONDS)
 

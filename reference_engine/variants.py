@@ -165,7 +165,9 @@ def _load_rules(variant: str, option_items: tuple[tuple[str, str], ...]) -> Rule
     for name, value in option_items:
         if name not in declared:
             valid = ", ".join(sorted(declared)) or "none"
-            raise VariantError(f"variant {variant} has no option {name!r}; its options are: {valid}")
+            raise VariantError(
+                f"variant {variant} has no option {name!r}; its options are: {valid}"
+            )
         choices = declared[name]["choices"]
         if value not in choices:
             raise VariantError(
