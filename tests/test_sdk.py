@@ -1,0 +1,236 @@
+"""The SDK server: framing, initialize, shutdown and every JSON-RPC error an engine must give."""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any, ClassVar
+
+import pytest
+
+from adapters import protocol
+from adapters.reference import ReferenceEngine, server
+from adapters.sdk import InvalidParams, Server
+from reference_engine.errors import IllegalAction
+
+
+def codes(text: str) -> list[str]:
+    """Card codes written with spaces."""
+    return text.split()
+
+
+class ToyEngine:
+    """Implements two methods; fails on purpose for some inputs."""
+
+    name = "toy"
+    version = "0.1"
+    variants: ClassVar = {"double-deck": {"run": ["15", "16"]}}
+
+    def trick_winner(self, params: dict[str, Any]) -> dict[str, Any]:
+        print("this stray print must not reach stdout")
+        return {"winner": 0}
+
+    def meld(self, params: dict[str, Any]) -> dict[str, Any]:
+        hand = params["hand"]
+        if hand == ["9h"]:
+            raise IllegalAction("MELD-RUN", "nines do not meld here")
+        if hand == ["Jh"]:
+            raise KeyError("jack_table")
+        if hand == ["Qh"]:
+            raise InvalidParams("queens are on strike")
+        if hand == ["Kh"]:
+            raise RuntimeError("kings crashed\nwith a second line")
+        return {"total": 0, "melds": []}
+
+
+def ask(server: Server, message: Any) -> dict[str, Any]:
+    line = message if isinstance(message, str) else json.dumps(message)
+    reply: dict[str, Any] = json.loads(server.handle_line(line))
+    assert protocol.schema_error(reply, "response.json", "reply") is None
+    return reply
+
+
+def meld_request(hand: list[str], **extra: Any) -> dict[str, Any]:
+    params = {"variant": "double-deck", "options": {}, "trump": "h", "hand": hand, **extra}
+    return protocol.request(7, "meld", params)
+
+
+@pytest.fixture
+def toy() -> Server:
+    return Server(ToyEngine())
+
+
+def error_of(reply: dict[str, Any]) -> tuple[int, str]:
+    assert "result" not in reply
+    return reply["error"]["code"], reply["error"]["message"]
+
+
+def test_initialize_reports_what_the_object_implements(toy: Server) -> None:
+    reply = ask(toy, protocol.request(1, "initialize", {"protocol": 1}))
+    assert reply["id"] == 1
+    info = reply["result"]
+    assert protocol.check_result("initialize", info) is None
+    assert info["methods"] == ["meld", "trick_winner"]
+    assert info["engine"] == {"name": "toy", "version": "0.1"}
+    assert info["variants"] == [{"id": "double-deck", "options": {"run": ["15", "16"]}}]
+
+
+def test_initialize_refuses_another_protocol_version(toy: Server) -> None:
+    code, message = error_of(ask(toy, protocol.request(1, "initialize", {"protocol": 2})))
+    assert code == protocol.INVALID_PARAMS
+    assert "protocol 2 is not supported" in message
+
+
+def test_a_good_call_answers_the_result(toy: Server) -> None:
+    reply = ask(toy, meld_request(["Ah"]))
+    assert reply == {"jsonrpc": "2.0", "id": 7, "result": {"total": 0, "melds": []}}
+
+
+@pytest.mark.parametrize(
+    ("line", "code", "words"),
+    [
+        ("{not json", protocol.PARSE_ERROR, "not JSON"),
+        ("[1, 2]", protocol.INVALID_REQUEST, "batches are not supported"),
+        ('"meld"', protocol.INVALID_REQUEST, "not an object"),
+        ('{"jsonrpc": "2.0", "method": "meld", "params": {}}', protocol.INVALID_REQUEST, "id"),
+        ('{"id": 3, "method": "meld", "params": {}}', protocol.INVALID_REQUEST, '"jsonrpc": "2.0"'),
+        ('{"jsonrpc": "2.0", "id": 3, "method": 5}', protocol.INVALID_REQUEST, "method"),
+    ],
+)
+def test_framing_errors(toy: Server, line: str, code: int, words: str) -> None:
+    got_code, message = error_of(ask(toy, line))
+    assert got_code == code
+    assert words in message
+
+
+def test_unknown_method_names_the_implemented_ones(toy: Server) -> None:
+    request = protocol.request(4, "play_hand", {"variant": "double-deck", "options": {}})
+    reply = ask(toy, request)
+    code, message = error_of(reply)
+    assert reply["id"] == 4
+    assert code == protocol.METHOD_NOT_FOUND
+    assert "'play_hand'" in message and "meld, trick_winner" in message
+
+
+@pytest.mark.parametrize(
+    ("request_", "words"),
+    [
+        (meld_request(["Ah", "Xx"]), "params.hand[1]: 'Xx' does not match"),
+        (meld_request(["Ah"], hnad=["Ah"]), "'hnad' was unexpected"),
+        (protocol.request(7, "meld", [1, 2]), "params must be an object"),
+        (
+            protocol.request(
+                7, "meld", {"variant": "online", "options": {}, "trump": "h", "hand": []}
+            ),
+            "unknown variant 'online': this engine plays double-deck",
+        ),
+        (
+            protocol.request(
+                7, "meld", {"variant": "double-deck", "options": {"run": "14"}, "trump": "h",
+                            "hand": []}
+            ),
+            "option run='14' is not implemented for double-deck: use 15, 16",
+        ),
+        (
+            protocol.request(
+                7, "meld", {"variant": "double-deck", "options": {"colour": "red"},
+                            "trump": "h", "hand": []}
+            ),
+            "variant double-deck has no option 'colour'",
+        ),
+        (meld_request(["9h"]), "nines do not meld here (MELD-RUN)"),
+        (meld_request(["Jh"]), "jack_table"),
+        (meld_request(["Qh"]), "queens are on strike"),
+    ],
+)  # fmt: skip
+def test_invalid_params(toy: Server, request_: dict[str, Any], words: str) -> None:
+    code, message = error_of(ask(toy, request_))
+    assert code == protocol.INVALID_PARAMS
+    assert words in message
+
+
+def test_integer_option_values_match_declared_strings(toy: Server) -> None:
+    request = protocol.request(
+        7, "meld", {"variant": "double-deck", "options": {"run": 15}, "trump": "h", "hand": []}
+    )
+    assert "result" in ask(toy, request)
+
+
+def test_internal_error_is_one_short_line_with_no_traceback(
+    toy: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, message = error_of(ask(toy, meld_request(["Kh"])))
+    assert code == protocol.INTERNAL_ERROR
+    assert message == "internal error in meld: RuntimeError: kings crashed"
+    assert "Traceback" in capsys.readouterr().err  # the traceback goes to stderr only
+
+
+def test_a_result_that_is_not_json_is_an_internal_error() -> None:
+    class Sloppy:
+        variants: ClassVar = {"double-deck": {}}
+
+        def card_points(self, params: dict[str, Any]) -> dict[str, Any]:
+            return {"points": {1, 2}}
+
+    server = Server(Sloppy(), log=io.StringIO())
+    params = {"variant": "double-deck", "options": {}, "cards": [], "last_trick": False}
+    code, _ = error_of(ask(server, protocol.request(1, "card_points", params)))
+    assert code == protocol.INTERNAL_ERROR
+
+
+def test_variants_must_be_declared() -> None:
+    with pytest.raises(TypeError, match="declare the variants"):
+        Server(object())
+
+
+def test_serve_stdio_until_shutdown(capsys: pytest.CaptureFixture[str]) -> None:
+    requests = [
+        protocol.request(1, "initialize", {"protocol": 1}),
+        protocol.request(
+            2, "trick_winner", {"variant": "double-deck", "options": {}, "trump": "h",
+                                "trick": ["As"]}
+        ),
+        protocol.request(3, "shutdown", {}),
+        protocol.request(4, "meld", {}),  # after shutdown: never read
+    ]  # fmt: skip
+    stdin = io.BytesIO(b"".join(json.dumps(r).encode() + b"\n\n" for r in requests))
+    stdout = io.BytesIO()
+    assert Server(ToyEngine()).serve_stdio(stdin, stdout) == 0
+    replies = [json.loads(line) for line in stdout.getvalue().decode().splitlines()]
+    assert [r["id"] for r in replies] == [1, 2, 3]
+    assert replies[1]["result"] == {"winner": 0}
+    assert replies[2]["result"] is None
+    captured = capsys.readouterr()
+    assert "stray print" in captured.err and "stray print" not in captured.out
+
+
+# --- the reference engine behind the SDK ----------------------------------------------------------
+
+
+def test_reference_declares_all_variants_options_and_methods() -> None:
+    from reference_engine.variants import variant_ids, variant_options
+
+    info = server().info()
+    assert [v["id"] for v in info["variants"]] == variant_ids()
+    for v in info["variants"]:
+        assert v["options"] == {n: o["choices"] for n, o in variant_options(v["id"]).items()}
+    assert set(info["methods"]) >= {"meld", "legal_plays", "trick_winner", "card_points"}
+    assert set(info["methods"]) <= set(ReferenceEngine.__dict__)
+
+
+def test_reference_meld_items_carry_codes_and_suits() -> None:
+    hand = codes("Ah Th Kh Kh Kh Qh Qh Jh Qd Qd Jd Qc Qc As Ks Ks Qs Qs Js Js")
+    result = ask(server(), meld_request(hand))["result"]
+    assert result["total"] == 88
+    run = next(m for m in result["melds"] if m["id"] == "run")
+    assert run == {"id": "run", "type": "I", "count": 1, "points": 16, "suit": "h",
+                   "cards": ["Ah", "Th", "Kh", "Qh", "Jh"]}  # fmt: skip
+    pinochle = next(m for m in result["melds"] if m["id"] == "pinochle")
+    assert "suit" not in pinochle
+
+
+def test_reference_without_params_check_still_names_the_bad_card() -> None:
+    lenient = Server(ReferenceEngine(), check_params=False)
+    code, message = error_of(ask(lenient, meld_request(["Ah", "Zz"])))
+    assert code == protocol.INVALID_PARAMS
+    assert "'Zz'" in message
