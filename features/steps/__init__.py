@@ -1,0 +1,1 @@
+"""Step library of the Gherkin features, split into Given / When / Then."""

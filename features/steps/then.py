@@ -1,0 +1,338 @@
+"""Then steps: check the engine's last answer, with a message in the game's language.
+
+Grammar:
+
+    Then the meld total is <n>
+    Then the meld includes <count> <meld id>[ in <suit>] worth <points>
+    Then the meld has nothing else
+    Then the legal plays are "<cards>"                       (as a set)
+    Then the <first|second|third|fourth> card wins the trick
+    Then they are worth <n> points
+    Then seat <n> is dealt "<cards>"                         (as a multiset)
+    Then every seat is dealt <n> cards
+    Then the next dealer is seat <n>
+    Then the deal is refused under <RULE-ID>
+    Then the calls are accepted | Then the actions are accepted
+    Then the last call is refused under <RULE-ID>
+    Then seat <n> is next to call, with <m> the lowest bid
+    Then seat <n> may not pass
+    Then the auction is not complete
+    Then the auction is complete with seat <n> winning at <m>
+    Then the bidders make their contract | Then the bidders are set
+    Then the teams score <d0> and <d1>                       (this hand's change)
+    Then the scores become <s0> to <s1>
+    Then team <n> wins the game | Then nobody has won the game yet
+    Then the hand is refused at action <i> under <RULE-ID>   (play_hand; i counts from 0)
+    Then the hand ends with outcome <outcome>
+    Then seat <n> melds <m>
+    Then the team meld is <m0> and <m1>
+    Then the card points are <c0> and <c1>
+    Then the tricks won are <n0> and <n1>
+    Then aces around are declared by seat <n>
+    Then the bidder is seat <n> with <contract> in <suit>
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from pytest_bdd import parsers, then
+
+from features.support import words
+from features.support.situation import Situation
+
+INT = r"-?\d+"
+RULE = r"(?P<rule>[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)"
+
+
+# --- meld -------------------------------------------------------------------------------------
+
+
+@then(parsers.re(r"the meld total is (?P<total>\d+)"))
+def meld_total(situation: Situation, total: str) -> None:
+    """The meld answer's total."""
+    got = situation.field("total")
+    situation.check(got == int(total), f"the meld should total {total}, the engine counts {got}")
+
+
+@then(
+    parsers.re(
+        r"the meld includes (?P<count>\d+) (?P<meld>[a-z_]+)"
+        r"(?: in (?P<suit>spades|hearts|diamonds|clubs))? worth (?P<points>\d+)"
+    )
+)
+def meld_includes(
+    situation: Situation, count: str, meld: str, suit: str | None, points: str
+) -> None:
+    """One meld entry: id, multiplicity and points (and its suit when named)."""
+    want: dict[str, Any] = {"id": meld, "count": int(count), "points": int(points)}
+    if suit:
+        want["suit"] = words.SUIT_BY_NAME[suit]
+    melds = situation.field("melds")
+    for entry in melds:
+        if entry not in situation.claimed and all(entry.get(k) == v for k, v in want.items()):
+            situation.claimed.append(entry)
+            return
+    situation.check(False, f"the meld should include {words.meld(want)}")
+
+
+@then("the meld has nothing else")
+def meld_nothing_else(situation: Situation) -> None:
+    """Every meld the engine reports was named by a ``the meld includes`` step."""
+    extra = [m for m in situation.field("melds") if m not in situation.claimed]
+    situation.check(
+        not extra, "the engine counts melds the rules do not: " + ", ".join(map(words.meld, extra))
+    )
+
+
+# --- tricks -----------------------------------------------------------------------------------
+
+
+@then(parsers.re(r'the legal plays are "(?P<cards>[^"]*)"'))
+def legal_plays_are(situation: Situation, cards: str) -> None:
+    """The set of cards the hand may play."""
+    want = set(words.parse_cards(cards))
+    got = set(situation.field("cards"))
+    situation.check(
+        got == want,
+        f"with {words.cards(situation.hand())} in hand the rules allow {words.cards(sorted(want))}"
+        f"; the engine allows {words.cards(sorted(got))}",
+    )
+
+
+@then(parsers.re(r"the (?P<which>first|second|third|fourth) card wins the trick"))
+def card_wins(situation: Situation, which: str) -> None:
+    """The trick winner as a position in play order."""
+    got = situation.field("winner")
+    trick = situation.params["trick"]
+    want = words.ordinal(which)
+    shown = words.card(trick[got]) if isinstance(got, int) and 0 <= got < len(trick) else got
+    situation.check(
+        got == want,
+        f"in the trick {words.cards(trick)} the {which} card ({words.card(trick[want])}) wins; "
+        f"the engine says card {got} ({shown})",
+    )
+
+
+@then(parsers.re(r"they are worth (?P<points>\d+) points"))
+def worth(situation: Situation, points: str) -> None:
+    """Card points of the cards counted."""
+    got = situation.field("points")
+    situation.check(got == int(points), f"the cards are worth {points}; the engine counts {got}")
+
+
+# --- deal -------------------------------------------------------------------------------------
+
+
+@then(parsers.re(r'seat (?P<seat>\d) is dealt "(?P<cards>[^"]*)"'))
+def seat_dealt(situation: Situation, seat: str, cards: str) -> None:
+    """One seat's hand after the deal, as a multiset."""
+    n = words.seat_of(seat)
+    hands = situation.field("hands")
+    want = words.parse_cards(cards)
+    got = hands[n] if isinstance(hands, list) and len(hands) > n else None
+    situation.check(
+        got is not None and Counter(got) == Counter(want),
+        f"seat {n} should be dealt {words.cards(want)}; the engine deals {words.cards(got or [])}",
+    )
+
+
+@then(parsers.re(r"every seat is dealt (?P<size>\d+) cards"))
+def every_seat_dealt(situation: Situation, size: str) -> None:
+    """All four hands have the hand size."""
+    hands = situation.field("hands")
+    sizes = [len(h) for h in hands]
+    situation.check(
+        sizes == [int(size)] * 4, f"each seat should hold {size} cards; the engine deals {sizes}"
+    )
+
+
+@then(parsers.re(r"the next dealer is seat (?P<seat>\d)"))
+def next_dealer(situation: Situation, seat: str) -> None:
+    """Who deals the next hand."""
+    got = situation.field("next_dealer")
+    situation.check(got == int(seat), f"seat {seat} deals next; the engine says seat {got}")
+
+
+def _refused(situation: Situation, rule: str, key: str, what: str) -> dict[str, Any]:
+    legal = situation.answer.get("legal")
+    found = situation.answer.get(key) or {}
+    situation.check(
+        legal is False and found.get("rule") == rule,
+        f"{what} should be refused under {rule}; the engine says legal={legal}, "
+        f"{key}={found or None}",
+    )
+    return dict(found)
+
+
+@then(parsers.re(rf"the deal is refused under {RULE}"))
+def deal_refused(situation: Situation, rule: str) -> None:
+    """The deal answer is ``legal: false`` with this rule."""
+    _refused(situation, rule, "violation", "this deck")
+
+
+# --- auction ----------------------------------------------------------------------------------
+
+
+@then(parsers.re(r"the (?:calls|actions) are accepted"))
+def calls_accepted(situation: Situation) -> None:
+    """Every call (auction) or action (play_hand) was legal."""
+    situation.check(
+        situation.field("legal") is True,
+        f"every call is legal; the engine refuses one: {situation.answer.get('violation')}",
+    )
+
+
+@then(parsers.re(rf"the last call is refused under {RULE}"))
+def call_refused(situation: Situation, rule: str) -> None:
+    """The auction answer is ``legal: false`` with this rule."""
+    _refused(situation, rule, "violation", "the last call")
+
+
+@then(parsers.re(r"seat (?P<seat>\d) is next to call, with (?P<bid>\d+) the lowest bid"))
+def next_to_call(situation: Situation, seat: str, bid: str) -> None:
+    """Whose call it is and the smallest bid they may make."""
+    got = (situation.field("next_seat"), situation.field("min_bid"))
+    situation.check(
+        got == (int(seat), int(bid)),
+        f"seat {seat} calls next and may bid {bid} or more; the engine says seat {got[0]}, "
+        f"{got[1]} or more",
+    )
+
+
+@then(parsers.re(r"seat (?P<seat>\d) may not pass"))
+def may_not_pass(situation: Situation, seat: str) -> None:
+    """The next seat is forced to bid."""
+    got = (situation.field("next_seat"), situation.field("can_pass"))
+    situation.check(
+        got == (int(seat), False),
+        f"seat {seat} must bid; the engine says next seat {got[0]}, can pass: {got[1]}",
+    )
+
+
+@then("the auction is not complete")
+def auction_open(situation: Situation) -> None:
+    """More calls are due."""
+    situation.check(situation.field("complete") is False, "the auction goes on")
+
+
+@then(parsers.re(r"the auction is complete with seat (?P<seat>\d) winning at (?P<bid>\d+)"))
+def auction_won(situation: Situation, seat: str, bid: str) -> None:
+    """Complete, with the winner and the contract."""
+    got = (situation.field("complete"), situation.field("winner"), situation.field("contract"))
+    situation.check(
+        got == (True, int(seat), int(bid)),
+        f"the auction is over, won by seat {seat} at {bid}; the engine says complete={got[0]}, "
+        f"winner={got[1]}, contract={got[2]}",
+    )
+
+
+# --- scoring and game end ---------------------------------------------------------------------
+
+
+@then(parsers.re(r"the bidders (?P<verdict>make their contract|are set)"))
+def made_or_set(situation: Situation, verdict: str) -> None:
+    """Whether the bidding team made its contract."""
+    want = verdict == "make their contract"
+    got = situation.field("made")
+    situation.check(got is want, f"the bidders {verdict}; the engine says made={got}")
+
+
+@then(parsers.re(rf"the teams score (?P<d0>{INT}) and (?P<d1>{INT})"))
+def teams_score(situation: Situation, d0: str, d1: str) -> None:
+    """This hand's change of each team's score."""
+    got = situation.field("delta")
+    situation.check(
+        got == [int(d0), int(d1)], f"the hand scores {d0} and {d1}; the engine scores {got}"
+    )
+
+
+@then(parsers.re(rf"the scores become (?P<s0>{INT}) to (?P<s1>{INT})"))
+def scores_become(situation: Situation, s0: str, s1: str) -> None:
+    """Both game scores after the hand."""
+    got = situation.field("scores")
+    situation.check(
+        got == [int(s0), int(s1)], f"the scores become {s0} to {s1}; the engine says {got}"
+    )
+
+
+@then(parsers.re(r"(?:team (?P<team>[01]) wins the game|nobody has won the game yet)"))
+def game_winner(situation: Situation, team: str | None) -> None:
+    """The game's winner after the hand, or none yet."""
+    want = int(team) if team is not None else None
+    got = situation.field("game_winner")
+    said = f"team {want} wins the game" if want is not None else "nobody has won yet"
+    situation.check(got == want, f"{said}; the engine says game_winner={got}")
+
+
+# --- whole hands ------------------------------------------------------------------------------
+
+
+@then(parsers.re(rf"the hand is refused at action (?P<index>\d+) under {RULE}"))
+def hand_refused(situation: Situation, index: str, rule: str) -> None:
+    """play_hand stops at the first illegal action, with this index and rule."""
+    found = _refused(situation, rule, "first_illegal", f"action {index}")
+    situation.check(
+        found.get("index") == int(index),
+        f"action {index} is the first illegal one; the engine says {found.get('index')}",
+    )
+
+
+@then(
+    parsers.re(r"the hand ends with outcome (?P<outcome>played|thrown_in|no_marriage|meld_short)")
+)
+def hand_outcome(situation: Situation, outcome: str) -> None:
+    """The hand is complete with this outcome."""
+    got = (situation.field("complete"), situation.field("outcome"))
+    situation.check(
+        got == (True, outcome),
+        f"the hand ends {outcome}; the engine says complete={got[0]}, outcome={got[1]}",
+    )
+
+
+@then(parsers.re(r"the bidder is seat (?P<seat>\d) with (?P<contract>\d+) in (?P<suit>\w+)"))
+def bidder_is(situation: Situation, seat: str, contract: str, suit: str) -> None:
+    """Bidder, contract and trump of a played hand."""
+    got = (situation.field("bidder"), situation.field("contract"), situation.field("trump"))
+    want = (int(seat), int(contract), words.SUIT_BY_NAME[suit])
+    situation.check(got == want, f"seat {seat} bids {contract} in {suit}; the engine says {got}")
+
+
+@then(parsers.re(r"seat (?P<seat>\d) melds (?P<points>\d+)"))
+def seat_melds(situation: Situation, seat: str, points: str) -> None:
+    """One seat's raw meld in a whole hand."""
+    melds = situation.field("meld")
+    got = melds[int(seat)] if isinstance(melds, list) else melds
+    situation.check(got == int(points), f"seat {seat} melds {points}; the engine says {got}")
+
+
+def _pair(situation: Situation, key: str, a: str, b: str, what: str) -> None:
+    got = situation.field(key)
+    situation.check(got == [int(a), int(b)], f"{what} are {a} and {b}; the engine says {got}")
+
+
+@then(parsers.re(r"the team meld is (?P<a>\d+) and (?P<b>\d+)"))
+def team_meld(situation: Situation, a: str, b: str) -> None:
+    """Raw team meld totals of a whole hand."""
+    _pair(situation, "team_meld", a, b, "the team melds")
+
+
+@then(parsers.re(r"the card points are (?P<a>\d+) and (?P<b>\d+)"))
+def card_points_are(situation: Situation, a: str, b: str) -> None:
+    """Card points taken by each team, last trick included."""
+    _pair(situation, "card_points", a, b, "the card points")
+
+
+@then(parsers.re(r"the tricks won are (?P<a>\d+) and (?P<b>\d+)"))
+def tricks_won_are(situation: Situation, a: str, b: str) -> None:
+    """Tricks taken by each team."""
+    _pair(situation, "tricks_won", a, b, "the tricks won")
+
+
+@then(parsers.re(r"aces around are declared by (?P<seats>seats? [\d, and]+|nobody)"))
+def aces_declared(situation: Situation, seats: str) -> None:
+    """Seats that must declare aces around (MELD-ACES-DECLARED)."""
+    want = sorted(int(s) for s in seats if s.isdigit())
+    got = sorted(situation.field("aces_around") or [])
+    situation.check(got == want, f"aces around: {want or 'nobody'}; the engine says {got}")

@@ -1,0 +1,1 @@
+"""Small helpers of the suite: card and suit names in the game's language."""

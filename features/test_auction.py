@@ -1,0 +1,5 @@
+"""The auction feature."""
+
+from pytest_bdd import scenarios
+
+scenarios("auction.feature")

@@ -1,0 +1,5 @@
+"""The card-points feature."""
+
+from pytest_bdd import scenarios
+
+scenarios("card-points.feature")

@@ -1,0 +1,5 @@
+"""The deck-and-deal feature."""
+
+from pytest_bdd import scenarios
+
+scenarios("deck-and-deal.feature")

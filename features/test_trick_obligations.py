@@ -1,0 +1,5 @@
+"""The trick-obligations feature."""
+
+from pytest_bdd import scenarios
+
+scenarios("trick-obligations.feature")

@@ -1,0 +1,5 @@
+"""The trump-and-passing feature."""
+
+from pytest_bdd import scenarios
+
+scenarios("trump-and-passing.feature")

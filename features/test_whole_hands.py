@@ -1,0 +1,5 @@
+"""The whole-hands feature."""
+
+from pytest_bdd import scenarios
+
+scenarios("whole-hands.feature")

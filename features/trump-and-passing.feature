@@ -1,0 +1,89 @@
+Feature: Trump and passing
+  The auction's winner names trump (source 000 "Calling Trump and Melding"): in double deck only a
+  suit in which the bidder holds a marriage, and a bidder with no marriage loses the hand at once.
+  In the 48-card games the partner then passes cards to the bidder, who passes as many back.
+
+  @double-deck @TRUMP-CALL @TRUMP-MARRIAGE
+  Scenario: The bidder names a suit in which they hold a marriage
+    Given the double-deck rules
+    And the dealer is seat 3
+    And seat 0 holds "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs"
+    And seat 1 holds "AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh"
+    And seat 2 holds "AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd"
+    And seat 3 holds "AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc"
+    When the hand is played with the actions "bid 50, pass, pass, pass, trump s"
+    Then the actions are accepted
+    And the bidder is seat 0 with 50 in spades
+
+  @double-deck @TRUMP-MARRIAGE @negative
+  Scenario: The bidder may not name a suit without a marriage in it
+    Given the double-deck rules
+    And the dealer is seat 3
+    And seat 0 holds "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs"
+    And seat 1 holds "AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh"
+    And seat 2 holds "AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd"
+    And seat 3 holds "AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc"
+    When the hand is played with the actions "bid 50, pass, pass, pass, trump h"
+    Then the hand is refused at action 4 under TRUMP-MARRIAGE
+
+  @double-deck @TRUMP-NO-MARRIAGE
+  Scenario: A bidder with no marriage at all loses the bid at once
+    Given the double-deck rules
+    And the dealer is seat 3
+    And the scores are 120 to 80
+    And seat 0 holds "AsAsAsAs AhAhAhAh AdAdAdAd AcAcAcAc JsJsJsJs"
+    And seat 1 holds "TsTsTsTs ThThThTh TdTdTdTd TcTcTcTc JhJhJhJh"
+    And seat 2 holds "KsKsKsKs KhKhKhKh KdKdKdKd KcKcKcKc JdJdJdJd"
+    And seat 3 holds "QsQsQsQs QhQhQhQh QdQdQdQd QcQcQcQc JcJcJcJc"
+    When the hand is played with the actions "bid 50, pass, pass, pass"
+    Then the hand ends with outcome no_marriage
+    And the teams score -50 and 0
+    And the scores become 70 to 80
+
+  @online @TRUMP-CALL
+  Scenario: Online, the bidder may name any suit
+    Given the online rules
+    And the dealer is seat 3
+    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
+    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
+    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
+    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    When the hand is played with the actions "bid 250, pass, pass, pass, trump h"
+    Then the actions are accepted
+    And the bidder is seat 3 with 250 in hearts
+
+  @single-deck @PASS-CARDS @option:pass_cards=3
+  Scenario Outline: The partner passes <n> cards and the bidder returns <n>
+    Given the single-deck rules
+    And the option pass_cards is <n>
+    And the dealer is seat 3
+    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
+    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
+    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
+    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    When the hand is played with the actions "bid 150, pass, pass, pass, trump c, give <given>, give <returned>"
+    Then the actions are accepted
+    And the bidder is seat 3 with 150 in clubs
+
+    Examples:
+      | n | given       | returned    |
+      | 4 | Ah Ah Th Th | Ac Ac Tc Tc |
+      | 4 | Ah Ah Th Th | Ah Ah Th Th |
+      | 3 | Ah Ah Th    | 9c 9c Jc    |
+
+  @single-deck @PASS-CARDS @negative
+  Scenario Outline: A pass of the wrong size or of cards not held is refused: give <given>
+    Given the single-deck rules
+    And the dealer is seat 3
+    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
+    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
+    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
+    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    When the hand is played with the actions "bid 150, pass, pass, pass, trump c, give <given>"
+    Then the hand is refused at action 5 under PASS-CARDS
+
+    Examples:
+      | given          |
+      | Ah Ah Th       |
+      | Ah Ah Th Th Kh |
+      | As As Ts Ts    |

@@ -1,0 +1,69 @@
+"""The spec's coverage: every rule has a positive and a negative case per variant, every name a
+table or tag uses is known, and the generated documents are up to date."""
+
+from __future__ import annotations
+
+import pytest
+
+from adapters import coverage
+
+RULES = coverage.load_rules()
+EVIDENCE = coverage.collect_evidence()
+
+
+def test_the_catalogue_has_rules() -> None:
+    assert RULES, "spec/rules/*.md declares no '## ID: title' heading"
+    for rule in RULES.values():
+        assert rule.variants, f"{rule.file}:{rule.line}: {rule.id} has no '- **Variants:**' bullet"
+        unknown = set(rule.variants) - set(coverage.variant_ids())
+        assert not unknown, f"{rule.file}:{rule.line}: {rule.id} names unknown variants {unknown}"
+
+
+def test_every_name_used_is_known() -> None:
+    problems = [
+        g for g in coverage.gaps(RULES, EVIDENCE) if "unknown" in g or "does not apply" in g
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def test_every_feature_tag_is_a_rule_variant_or_known_flag() -> None:
+    variants = set(coverage.variant_ids())
+    bad = []
+    for path in coverage.feature_paths():
+        for sc in coverage.parse_feature(path):
+            for tag in sc.tags:
+                if coverage.RULE_TAG.fullmatch(tag):
+                    if tag not in RULES:
+                        bad.append(f"{sc.file}:{sc.line}: unknown rule @{tag}")
+                elif tag not in variants and tag != "negative" and not tag.startswith("option:"):
+                    bad.append(f"{sc.file}:{sc.line}: unknown tag @{tag}")
+            if not variants & set(sc.tags):
+                bad.append(f"{sc.file}:{sc.line}: scenario {sc.name!r} has no variant tag")
+    assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("variant", coverage.variant_ids())
+def test_every_rule_has_a_positive_and_a_negative_case(variant: str) -> None:
+    gaps = [
+        g for g in coverage.gaps(RULES, EVIDENCE) if g.endswith(" case") and f" in {variant}: " in g
+    ]
+    assert not gaps, "\n".join(gaps)
+
+
+def test_coverage_md_is_up_to_date() -> None:
+    want = coverage.render_coverage_md(RULES, EVIDENCE)
+    assert coverage.COVERAGE_MD.exists(), "run: pinochle spec coverage --write"
+    assert coverage.COVERAGE_MD.read_text(encoding="utf-8") == want, (
+        "spec/coverage.md is stale: run pinochle spec coverage --write"
+    )
+
+
+def test_readme_variants_table_is_up_to_date() -> None:
+    if not coverage.README_MD.exists():
+        pytest.skip("spec/README.md is not written yet")
+    text = coverage.README_MD.read_text(encoding="utf-8")
+    if coverage.VARIANTS_BLOCK.search(text) is None:
+        pytest.skip("spec/README.md has no variants-table block yet")
+    assert coverage.fill_variants_block(text) == text, (
+        "the variants table in spec/README.md is stale: run pinochle spec variants --write"
+    )

@@ -1,0 +1,59 @@
+"""The scenario tables: each validates against its schema; a broken one is reported by file:line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from adapters.cases import CaseError, load_table, table_paths
+
+TABLES = table_paths()
+
+
+@pytest.mark.skipif(not TABLES, reason="features/tables has no table yet")
+@pytest.mark.parametrize("path", TABLES, ids=[p.name for p in TABLES])
+def test_table_validates(path: Path) -> None:
+    cases = load_table(path)
+    assert cases, f"{path.name} has no case"
+
+
+GOOD = """\
+area: meld
+method: meld
+variant: double-deck
+cases:
+  - id: fixture-case
+    rules: [MELD-RUN]
+    input: {trump: h, hand: AhThKhQhJh}
+    expect: {total: 16}
+"""
+
+
+@pytest.mark.parametrize(
+    ("broken", "where", "message"),
+    [
+        (GOOD.replace("method: meld", "method: mled"), 2, "is not one of"),
+        (GOOD.replace("    rules: [MELD-RUN]\n", "    rules: []\n"), 6, "should be non-empty"),
+        (GOOD.replace("    expect: {total: 16}\n", "    expect: {}\n"), 8, "should be non-empty"),
+        (GOOD.replace("  - id: fixture-case", "  - id: Fixture_Case"), 5, "does not match"),
+        (GOOD.replace("variant: double-deck", "variant: [double-deck"), 4, "not valid YAML"),
+        (GOOD + "    colour: red\n", 5, "Additional properties"),
+    ],
+)
+def test_a_broken_table_names_file_and_line(
+    tmp_path: Path, broken: str, where: int, message: str
+) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text(broken, encoding="utf-8")
+    with pytest.raises(CaseError) as info:
+        load_table(path)
+    assert f"broken.yaml:{where}" in str(info.value)
+    assert message in str(info.value)
+
+
+def test_the_good_fixture_loads(tmp_path: Path) -> None:
+    path = tmp_path / "good.yaml"
+    path.write_text(GOOD, encoding="utf-8")
+    (case,) = load_table(path)
+    assert case.params["hand"] == ["Ah", "Th", "Kh", "Qh", "Jh"]
