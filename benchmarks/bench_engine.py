@@ -1,0 +1,103 @@
+"""Engine speed: meld per hand, legal plays per call, random hands per second per variant.
+
+A plain script (not part of the test run): ``python benchmarks/bench_engine.py [--quick]``.
+Targets on a development machine: meld < 5 µs, legal plays < 5 µs, >= 2000 random double-deck
+hands per second on one core (the fast path, game.random_hand).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable
+
+from reference_engine import game, meld, tricks
+from reference_engine.cards import to_counts
+from reference_engine.variants import load_rules, variant_ids
+
+
+def per_call(fn: Callable[[], object], seconds: float) -> float:
+    """Best-of-three seconds per call of ``fn``."""
+    n = 1
+    while True:  # find a batch size that takes ~seconds/10
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        took = time.perf_counter() - start
+        if took > seconds / 10:
+            break
+        n *= 2
+    best = took / n
+    for _ in range(3):
+        start = time.perf_counter()
+        for _ in range(n):
+            fn()
+        best = min(best, (time.perf_counter() - start) / n)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="shorter runs")
+    args = parser.parse_args()
+    budget = 0.5 if args.quick else 2.0
+    dd = load_rules("double-deck")
+    rng = random.Random(1)
+    deck = list(dd.deck_cards)
+    hands = []
+    for _ in range(64):
+        rng.shuffle(deck)
+        hands.append(to_counts(deck[:20]))
+    it = iter(range(10**12))
+
+    def meld_total() -> int:
+        return meld.meld_total(hands[next(it) % 64], 1, dd)
+
+    def meld_items() -> object:
+        return meld.meld(hands[next(it) % 64], 1, dd)
+
+    situations = []
+    for h in hands:
+        rng.shuffle(deck)
+        situations.append((h, deck[: rng.randrange(4)], rng.randrange(4)))
+
+    def legal() -> object:
+        h, trick, trump = situations[next(it) % 64]
+        return tricks.legal_plays(h, trick, trump, dd)
+
+    print(f"meld_total (20-card count vector): {per_call(meld_total, budget) * 1e6:6.2f} µs")
+    print(f"meld itemised (20-card hand):      {per_call(meld_items, budget) * 1e6:6.2f} µs")
+    print(f"legal_plays (0-3 cards in trick):  {per_call(legal, budget) * 1e6:6.2f} µs")
+
+    for variant in variant_ids():
+        rules = load_rules(variant)
+        play_rng = random.Random(variant)
+        count = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < budget:
+            game.random_hand(rules, play_rng, dealer=count % 4)
+            count += 1
+        fast = count / (time.perf_counter() - start)
+        # The full engine: immutable states and canonical action strings, bots deciding.
+        state = game.new_game(rules, seed=1)
+        bot_rng = random.Random(1)
+        start = time.perf_counter()
+        actions = 0
+        finished = 0
+        while time.perf_counter() - start < budget:
+            if game.is_terminal(state):
+                finished += len(state.history)
+                state = game.new_game(rules, seed=actions)
+            state = game.apply(state, game.bot_action(state, bot_rng))
+            actions += 1
+        took = time.perf_counter() - start
+        full = (finished + len(state.history)) / took
+        print(
+            f"{variant:12} random hands/s: fast path {fast:7.0f}; "
+            f"full state API {full:6.0f} ({actions / took:7.0f} actions/s)"
+        )
+
+
+if __name__ == "__main__":
+    main()

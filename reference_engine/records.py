@@ -1,0 +1,207 @@
+"""Game records: a whole game as JSON (spec/schema/game-record.schema.json), and its replay.
+
+``record(state)`` writes what a game did; ``replay(record)`` plays the actions again and reports
+the first illegal action and every recorded figure the rules do not give.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import jsonschema
+
+from . import game
+from .cards import SUITS, card_code, from_counts, sort_key
+from .datafiles import load_schema
+from .errors import CardError, IllegalAction, PinochleError
+from .game import GameState, HandRecord, Phase
+from .variants import load_rules
+
+FORMAT = "pinochle-game-record"
+VERSION = 1
+
+
+def _hand_entry(hand: HandRecord) -> dict[str, Any]:
+    return {
+        "number": hand.number,
+        "dealer": hand.dealer,
+        "deal": [[card_code(c) for c in from_counts(h)] for h in hand.deal],
+        "actions": [{"seat": seat, "action": action} for seat, action in hand.actions],
+        "bidder": hand.bidder,
+        "contract": hand.contract,
+        "trump": SUITS[hand.trump] if hand.trump is not None else None,
+        "outcome": hand.outcome,
+        "meld": list(hand.meld) if hand.meld is not None else None,
+        "card_points": list(hand.card_points),
+        "tricks_won": list(hand.tricks_won),
+        "delta": list(hand.score.delta),
+        "scores": list(hand.score.scores),
+    }
+
+
+def record(state: GameState) -> dict[str, Any]:
+    """The record of every finished hand of a game (the hand in progress is left out)."""
+    out: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "variant": state.rules.variant,
+        "options": dict(state.rules.options),
+    }
+    if state.seed is not None:
+        out["seed"] = state.seed
+    out["hands"] = [_hand_entry(h) for h in state.history]
+    out["winner"] = state.winner
+    return out
+
+
+def validate(data: object) -> dict[str, Any]:
+    """Check a record against its schema; raise PinochleError naming the first problem."""
+    try:
+        jsonschema.validate(data, load_schema("game-record.schema.json"))
+    except jsonschema.ValidationError as err:
+        where = "/".join(str(p) for p in err.absolute_path) or "(top)"
+        raise PinochleError(f"game record: at {where}: {err.message}") from None
+    assert isinstance(data, dict)
+    return data
+
+
+def _compare(report: dict[str, Any], number: int, field: str, recorded: Any, replayed: Any) -> None:
+    if recorded != replayed:
+        report["mismatches"].append(
+            {"hand": number, "field": field, "recorded": recorded, "replayed": replayed}
+        )
+
+
+def replay(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Replay a record: ``{ok, hands, first_illegal, mismatches, winner}``.
+
+    Each hand starts from its recorded deal (checked, DEAL-HANDS; with a seed, also against the
+    seeded deal) and the replayed scores; its actions are applied in order with their seats
+    (the seat must be the one to act). Replay stops at the first illegal action, reported as
+    ``{hand, index, seat, action, rule, message}``. Every figure of a hand that differs from
+    the replay is listed in ``mismatches`` as ``{hand, field, recorded, replayed}``.
+    """
+    data = validate(data)
+    rules = load_rules(data["variant"], data["options"])
+    seed = data.get("seed")
+    report: dict[str, Any] = {
+        "ok": True,
+        "hands": 0,
+        "first_illegal": None,
+        "mismatches": [],
+        "winner": None,
+    }
+    scores = (0, 0)
+    expected_dealer: int | None = None
+    winner: int | None = None
+    for entry in data["hands"]:
+        number = entry["number"]
+        _compare(report, number, "number", number, report["hands"] + 1)
+        if expected_dealer is not None:
+            _compare(report, number, "dealer", entry["dealer"], expected_dealer)
+        if winner is not None:
+            report["first_illegal"] = {
+                "hand": number,
+                "index": None,
+                "seat": None,
+                "action": None,
+                "rule": "GAME-ROUNDS" if rules.rounds is not None else "GAME-TARGET",
+                "message": f"hand {number} was played after team {winner} had won the game",
+            }
+            break
+        try:
+            counts = game.check_hands(rules, entry["deal"])
+        except CardError as err:
+            report["first_illegal"] = {
+                "hand": number,
+                "index": None,
+                "seat": None,
+                "action": None,
+                "rule": "DEAL-HANDS",
+                "message": f"{err} (DEAL-HANDS)",
+            }
+            break
+        if seed is not None:
+            seeded = game.deal_hands(rules, seed, number, entry["dealer"])
+            recorded = [sorted(h, key=sort_key) for h in entry["deal"]]
+            _compare(report, number, "deal", recorded, _codes(seeded))
+        state = game.new_hand(
+            rules, entry["dealer"], counts, scores, number=number, single_hand=True
+        )
+        for index, step in enumerate(entry["actions"]):
+            try:
+                state = game.apply(state, step["action"], seat=step["seat"])
+            except IllegalAction as err:
+                report["first_illegal"] = {
+                    "hand": number,
+                    "index": index,
+                    "seat": step["seat"],
+                    "action": step["action"],
+                    "rule": err.rule,
+                    "message": str(err),
+                }
+                break
+            except PinochleError as err:
+                raise PinochleError(f"game record: hand {number} action {index}: {err}") from None
+        if report["first_illegal"] is not None:
+            break
+        report["hands"] += 1
+        if state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+            report["first_illegal"] = {
+                "hand": number,
+                "index": len(entry["actions"]),
+                "seat": game.current_seat(state),
+                "action": None,
+                "rule": game.TURN_RULE[state.phase],
+                "message": f"hand {number} ends before it is over: seat "
+                f"{game.current_seat(state)} still has to act ({state.phase.value})",
+            }
+            break
+        hand = state.history[-1]
+        replayed = _hand_entry(hand)
+        for field in (
+            "bidder",
+            "contract",
+            "trump",
+            "outcome",
+            "meld",
+            "card_points",
+            "tricks_won",
+            "delta",
+            "scores",
+        ):
+            if field in entry:
+                _compare(report, number, field, entry[field], replayed[field])
+        scores = hand.score.scores
+        winner = hand.score.game_winner
+        expected_dealer = (entry["dealer"] + 1) % 4
+    report["winner"] = winner
+    if report["first_illegal"] is None:
+        _compare(report, len(data["hands"]), "winner", data["winner"], winner)
+    report["ok"] = report["first_illegal"] is None and not report["mismatches"]
+    return report
+
+
+def _codes(hands: tuple[tuple[int, ...], ...]) -> list[list[str]]:
+    return [[card_code(c) for c in from_counts(h)] for h in hands]
+
+
+def describe(report: Mapping[str, Any]) -> str:
+    """A replay report as readable lines."""
+    winner = report["winner"]
+    won = "none yet" if winner is None else f"team {winner}"
+    lines = [f"replayed {report['hands']} hand(s); winner: {won}"]
+    bad = report["first_illegal"]
+    if bad is not None:
+        where = f"hand {bad['hand']}" + (
+            f" action {bad['index']}" if bad["index"] is not None else ""
+        )
+        lines.append(f"first illegal: {where} [{bad['rule']}]: {bad['message']}")
+    for m in report["mismatches"]:
+        lines.append(
+            f"mismatch: hand {m['hand']} {m['field']}: recorded {m['recorded']!r}, "
+            f"rules give {m['replayed']!r}"
+        )
+    lines.append("OK" if report["ok"] else "FAILED")
+    return "\n".join(lines)

@@ -1,0 +1,201 @@
+"""Hand scoring and game end: what each team scores for a hand, and who has won (SCORE-*, GAME-*).
+
+Pure functions over plain numbers: raw team meld, card points won (last-trick bonus included),
+tricks won and the scores before the hand. Every threshold comes from the variant's ``Rules``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import PinochleError
+from .variants import Rules
+
+OUTCOMES = ("played", "thrown_in", "no_marriage", "meld_short")
+"""How a hand ended: played out, thrown in, no marriage for trump, or the bidders short of meld."""
+
+
+@dataclass(frozen=True)
+class HandScore:
+    """The result of one hand: whether the bidders made it, each team's change and new score,
+    and the game winner (``None`` while the game goes on)."""
+
+    made: bool
+    delta: tuple[int, int]
+    scores: tuple[int, int]
+    game_winner: int | None
+
+    def as_dict(self) -> dict[str, Any]:
+        """The protocol ``score_hand`` answer."""
+        return {
+            "made": self.made,
+            "delta": list(self.delta),
+            "scores": list(self.scores),
+            "game_winner": self.game_winner,
+        }
+
+
+def _int(value: object, what: str, minimum: int | None = None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise PinochleError(f"{what} must be an integer, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise PinochleError(f"{what} must be at least {minimum}, got {value}")
+    return value
+
+
+def _pair(value: object, what: str, minimum: int | None = None) -> tuple[int, int]:
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence) or len(value) != 2:
+        raise PinochleError(
+            f"{what} must be a list of two integers (team 0, team 1), got {value!r}"
+        )
+    return (
+        _int(value[0], f"{what}[0]", minimum),
+        _int(value[1], f"{what}[1]", minimum),
+    )
+
+
+def counted_meld(rules: Rules, raw: int) -> int:
+    """The meld a team scores (MELD-MINIMUM): its raw meld if it reaches the variant's minimum
+    (double-deck 20), otherwise nothing."""
+    return raw if raw >= rules.meld_minimum else 0
+
+
+def game_winner(
+    rules: Rules,
+    bidder_team: int,
+    before: Sequence[int],
+    after: Sequence[int],
+    hand: int | None = None,
+) -> int | None:
+    """The team that has won the game after a hand, or ``None`` if play goes on.
+
+    GAME-ROUNDS (online option): after the last of ``rounds`` hands the higher score wins; equal
+    scores play another hand; the target is not used. GAME-BID-TO-WIN (double-deck): when both
+    scores before the hand are at or over the threshold (400), only the bidding team can win,
+    by reaching the target. GAME-TARGET: a team reaching the target wins; GAME-BOTH-REACH: if
+    both do, the bidding team (single-deck option tie_break=higher-score: the higher score,
+    equal scores the bidding team).
+    """
+    if rules.rounds is not None:
+        if hand is None:
+            raise PinochleError(
+                f"hand (the 1-based hand number) is required with the rounds option "
+                f"(rounds={rules.rounds})"
+            )
+        if hand < rules.rounds:
+            return None
+        if after[0] == after[1]:
+            return None
+        return 0 if after[0] > after[1] else 1
+    threshold = rules.bid_to_win
+    if threshold is not None and before[0] >= threshold and before[1] >= threshold:
+        return bidder_team if after[bidder_team] >= rules.target else None
+    reached = [team for team in (0, 1) if after[team] >= rules.target]
+    if not reached:
+        return None
+    if len(reached) == 1:
+        return reached[0]
+    if rules.tie == "higher-score" and after[0] != after[1]:
+        return 0 if after[0] > after[1] else 1
+    return bidder_team
+
+
+def score_hand(
+    rules: Rules,
+    bidder_team: int,
+    contract: int,
+    outcome: str,
+    meld: Sequence[int],
+    tricks: Sequence[int],
+    tricks_won: Sequence[int],
+    scores: Sequence[int],
+    hand: int | None = None,
+) -> HandScore:
+    """Score one hand and decide the game.
+
+    ``meld`` is each team's raw meld, ``tricks`` each team's card points (last trick included),
+    ``tricks_won`` the number of tricks each team took, ``scores`` the scores before the hand.
+
+    played: the bidders' total is counted meld (MELD-MINIMUM) plus tricks; they make the
+    contract (SCORE-MADE) if the total reaches it and score the total, else are set
+    (SCORE-SET) and lose the contract. Double-deck (SCORE-TRICK-MINIMUM): bidders with fewer
+    than 20 in tricks are set whatever their meld, and opponents under 20 in tricks score
+    nothing. Single-deck (SCORE-OPPONENTS-TRICK): opponents who took no trick score nothing.
+    thrown_in (SCORE-THROW-IN, SCORE-FORCED-THROW-IN) and meld_short (MELD-SHORT-BIDDER): the
+    bidders lose the contract, the opponents score their counted meld. no_marriage
+    (TRUMP-NO-MARRIAGE): the bidders lose the contract and nobody scores anything else.
+    """
+    bidder_team = _int(bidder_team, "bidder_team")
+    if bidder_team not in (0, 1):
+        raise PinochleError(f"bidder_team must be 0 or 1, got {bidder_team}")
+    contract = _int(contract, "contract", 1)
+    if not isinstance(outcome, str) or outcome not in OUTCOMES:
+        raise PinochleError(f"outcome must be one of {', '.join(OUTCOMES)}, got {outcome!r}")
+    meld_pair = _pair(meld, "meld", 0)
+    tricks_pair = _pair(tricks, "tricks", 0)
+    won_pair = _pair(tricks_won, "tricks_won", 0)
+    before = _pair(scores, "scores")
+    if hand is not None:
+        hand = _int(hand, "hand", 1)
+    if outcome == "played":
+        total = rules.total_card_points
+        if sum(tricks_pair) != total:
+            raise PinochleError(
+                f"tricks {list(tricks_pair)} add up to {sum(tricks_pair)}, but a played hand "
+                f"of {rules.variant} has {total} card points"
+            )
+        if sum(won_pair) != rules.hand_size:
+            raise PinochleError(
+                f"tricks_won {list(won_pair)} add up to {sum(won_pair)}, but a played hand "
+                f"of {rules.variant} has {rules.hand_size} tricks"
+            )
+        for team in (0, 1):
+            if won_pair[team] == 0 and tricks_pair[team] != 0:
+                raise PinochleError(
+                    f"team {team} won no trick but has {tricks_pair[team]} card points"
+                )
+
+    bidders, opponents = bidder_team, 1 - bidder_team
+    delta = [0, 0]
+    made = False
+    if outcome == "played":
+        bidder_total = counted_meld(rules, meld_pair[bidders]) + tricks_pair[bidders]
+        short_of_tricks = rules.trick_minimum > 0 and tricks_pair[bidders] < rules.trick_minimum
+        made = not short_of_tricks and bidder_total >= contract
+        delta[bidders] = bidder_total if made else -contract
+        opponents_score = rules.trick_minimum == 0 or tricks_pair[opponents] >= rules.trick_minimum
+        if rules.opponents_need_trick and won_pair[opponents] == 0:
+            opponents_score = False
+        if opponents_score:
+            delta[opponents] = counted_meld(rules, meld_pair[opponents]) + tricks_pair[opponents]
+    elif outcome in ("thrown_in", "meld_short"):
+        delta[bidders] = -contract
+        delta[opponents] = counted_meld(rules, meld_pair[opponents])
+    else:  # no_marriage
+        delta[bidders] = -contract
+    after = (before[0] + delta[0], before[1] + delta[1])
+    return HandScore(
+        made=made,
+        delta=(delta[0], delta[1]),
+        scores=after,
+        game_winner=game_winner(rules, bidders, before, after, hand),
+    )
+
+
+def summary(
+    rules: Rules,
+    bidder_team: int,
+    contract: int,
+    outcome: str,
+    meld: Sequence[int],
+    tricks: Sequence[int],
+    tricks_won: Sequence[int],
+    scores: Sequence[int],
+    hand: int | None = None,
+) -> dict[str, Any]:
+    """The protocol ``score_hand`` answer ``{made, delta, scores, game_winner}``."""
+    return score_hand(
+        rules, bidder_team, contract, outcome, meld, tricks, tricks_won, scores, hand
+    ).as_dict()

@@ -1,0 +1,108 @@
+"""The ``pinochle`` command (cli.py), called through main(argv)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from reference_engine import cli
+
+
+def test_play_logs_a_whole_game_and_writes_a_record(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    assert cli.main(["play", "--variant", "double-deck", "--seed", "7", "--record", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "== Hand 1: dealer seat 0 ==" in out
+    assert "auction: seat 1 " in out  # dd: left of the dealer calls first
+    assert re.search(r"trump: (spades|hearts|diamonds|clubs) [♠♥♦♣]", out)
+    assert re.search(r"meld seat \d: .*= \d+", out)
+    assert re.search(r"trick  1: .* -> seat \d", out)
+    assert re.search(r"Team [01] \(seats \d and \d\) wins", out)
+    data = json.loads(path.read_text())
+    assert data["variant"] == "double-deck" and data["seed"] == 7
+    assert len(data["hands"]) == out.count("== Hand ")
+    # Same seed, same game.
+    capsys.readouterr()
+    cli.main(["play", "--variant", "double-deck", "--seed", "7"])
+    assert capsys.readouterr().out == out.replace(f"record written to {path}\n", "")
+
+
+def test_play_with_options(capsys: pytest.CaptureFixture[str]) -> None:
+    code = cli.main(
+        [
+            "play",
+            "--variant",
+            "online",
+            "--seed",
+            "2",
+            "--option",
+            "rounds=3",
+            "--option",
+            "pass_cards=0",
+        ]
+    )
+    assert code == 0
+    out = capsys.readouterr().out
+    assert "'rounds': '3'" in out and "gives" not in out
+    assert out.count("== Hand ") >= 3
+
+
+def test_bad_option_is_a_clear_error(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["play", "--option", "bogus=1"]) == 2
+    assert "no option 'bogus'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        cli.main(["play", "--option", "novalue"])
+
+
+def test_replay_ok_and_mismatch(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "game.json"
+    cli.main(["play", "--variant", "single-deck", "--seed", "4", "--record", str(path)])
+    capsys.readouterr()
+    assert cli.main(["replay", str(path)]) == 0
+    assert capsys.readouterr().out.strip().endswith("OK")
+    data = json.loads(path.read_text())
+    data["hands"][0]["scores"][0] += 5
+    path.write_text(json.dumps(data))
+    assert cli.main(["replay", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "mismatch: hand 1 scores" in out and "FAILED" in out
+
+
+def test_replay_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["replay", str(tmp_path / "missing.json")]) == 2
+    assert "cannot read" in capsys.readouterr().err
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert cli.main(["replay", str(bad)]) == 2
+    assert "not JSON" in capsys.readouterr().err
+    bad.write_text(json.dumps({"format": "other"}))
+    assert cli.main(["replay", str(bad)]) == 2
+    assert "game record" in capsys.readouterr().err
+
+
+def test_delegated_commands(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen: list[list[str]] = []
+
+    class Fake:
+        @staticmethod
+        def main(argv: list[str]) -> int:
+            seen.append(argv)
+            return 3
+
+    def fake_import(name: str) -> object:
+        if name == "adapters.export":
+            return Fake
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+    monkeypatch.setattr(cli.importlib, "import_module", fake_import)
+    assert cli.main(["suite", "--out", "x"]) == 3
+    assert seen == [["--out", "x"]]
+    assert cli.main(["spec", "check"]) == 2
+    assert "adapters.coverage is not available" in capsys.readouterr().err
