@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .cards import (
     ACE,
@@ -48,16 +49,20 @@ _QS = make_card(QUEEN, SPADES)
 _JD = make_card(JACK, DIAMONDS)
 
 
-@dataclass(frozen=True)
-class MeldItem:
+class MeldItem(NamedTuple):
     """One scored meld: its id, type, multiplicity, points and the cards it uses."""
 
     id: str
     type: str
-    count: int
+    # The protocol names the multiplicity `count`; as a field it shadows tuple.count on purpose.
+    count: int  # type: ignore[assignment]
     points: int
-    cards: tuple[Card, ...]
     suit: int | None = None
+
+    @property
+    def cards(self) -> tuple[Card, ...]:
+        """The cards this meld uses (derived, so that counting meld builds no card lists)."""
+        return _cards_of(self.id, self.count, self.suit)
 
 
 @dataclass(frozen=True)
@@ -129,18 +134,13 @@ def _cards_of(meld_id: str, count: int, suit: int | None) -> tuple[Card, ...]:
 
 def meld(hand: Counts, trump: int, rules: Rules) -> MeldResult:
     """The itemised meld of one hand with ``trump`` as the trump suit (MELD-*)."""
-    items = tuple(
-        MeldItem(
-            id=meld_id,
-            type=MELD_TYPES[meld_id],
-            count=count,
-            points=rules.meld_value(meld_id, count),
-            cards=_cards_of(meld_id, count, suit),
-            suit=suit,
+    value = rules.meld_value
+    return MeldResult(
+        tuple(
+            MeldItem(meld_id, MELD_TYPES[meld_id], count, value(meld_id, count), suit)
+            for meld_id, count, suit in _counts_of(hand, trump, rules)
         )
-        for meld_id, count, suit in _counts_of(hand, trump, rules)
     )
-    return MeldResult(items)
 
 
 def meld_total(hand: Counts, trump: int, rules: Rules) -> int:
