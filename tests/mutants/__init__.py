@@ -1,0 +1,123 @@
+"""Deliberately wrong engines: the reference engine with one rule misread, to prove the suite bites.
+
+Each module here defines ``MUTANT``: what it misreads, the rule ID whose cases must catch it, and
+the change (a ``Rules`` value replaced, or one engine function wrapped). ``python -m tests.mutants
+NAME`` serves it over stdio; ``tests/test_mutants.py`` runs the conformance suite against each.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import importlib
+import pkgutil
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+from unittest import mock
+
+from adapters import sdk
+from adapters.reference import ReferenceEngine
+from reference_engine import variants
+from reference_engine.variants import Rules
+
+RulesChange = Callable[[Rules], Rules]
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One misreading of one rule, as a change to the reference engine.
+
+    ``rules`` replaces values of the ``Rules`` every method (``play_hand`` included) is given;
+    ``patches`` wraps engine functions (``"module.attr": replacement``) for the life of the
+    server, so ``play_hand`` shares the misreading of the method the patch targets.
+    """
+
+    name: str
+    misreading: str
+    caught_by: str
+    """The rule ID whose cases must fail against this mutant."""
+    variants: tuple[str, ...]
+    """The variants where the misreading shows; the suite run is narrowed to them."""
+    rules: RulesChange | None = None
+    patches: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+
+    @contextlib.contextmanager
+    def installed(self) -> Iterator[None]:
+        """The reference engine misreads the rule while inside this block."""
+        with contextlib.ExitStack() as stack:
+            if self.rules is not None:
+                stack.enter_context(
+                    mock.patch("reference_engine.variants.load_rules", _changed(self.rules))
+                )
+            for target, replacement in self.patches.items():
+                stack.enter_context(mock.patch(target, replacement))
+            yield
+
+    def engine(self) -> ReferenceEngine:
+        """The engine object to serve (the reference engine under the mutant's name)."""
+        engine = ReferenceEngine()
+        engine.name = f"pinochle-mutant-{self.name}"
+        return engine
+
+    def serve(self) -> int:
+        """Serve this mutant on stdin/stdout until shutdown."""
+        with self.installed():
+            return sdk.serve(self.engine())
+
+
+def _changed(change: RulesChange) -> Callable[..., Rules]:
+    original = variants.load_rules
+
+    def load_rules(variant: str, options: Mapping[str, object] | None = None) -> Rules:
+        return change(original(variant, options))
+
+    return load_rules
+
+
+def replace_rules(**changes: Any) -> RulesChange:
+    """A rules change setting fields of ``Rules`` (``obligations="post-1945"``)."""
+    return lambda rules: dataclasses.replace(rules, **changes)
+
+
+def replace_auction(**changes: Any) -> RulesChange:
+    """A rules change setting fields of ``Rules.auction`` (``max_raise=None``)."""
+    return lambda rules: dataclasses.replace(
+        rules, auction=dataclasses.replace(rules.auction, **changes)
+    )
+
+
+CONTROL = Mutant(
+    name="reference",
+    misreading="none: the unmodified reference engine (the control)",
+    caught_by="",
+    variants=("double-deck", "single-deck", "online"),
+)
+
+
+@cache
+def mutants() -> dict[str, Mutant]:
+    """Every mutant of this package by name (module ``post_1945`` is mutant ``post-1945``)."""
+    found: dict[str, Mutant] = {}
+    for module in pkgutil.iter_modules(__path__):
+        if module.name.startswith("_") or module.name == "outcomes":
+            continue
+        mutant: Mutant = importlib.import_module(f"{__name__}.{module.name}").MUTANT
+        if mutant.name != module.name.replace("_", "-"):
+            raise ValueError(f"{module.name}.py: MUTANT.name is {mutant.name!r}")
+        found[mutant.name] = mutant
+    return dict(sorted(found.items()))
+
+
+def get(name: str) -> Mutant:
+    """A mutant by name (``reference`` is the control); dashes and underscores are the same."""
+    key = name.replace("_", "-")
+    if key == CONTROL.name:
+        return CONTROL
+    try:
+        return mutants()[key]
+    except KeyError:
+        raise KeyError(
+            f"no mutant {name!r}: choose reference or one of {', '.join(mutants())}"
+        ) from None

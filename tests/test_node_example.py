@@ -1,0 +1,112 @@
+"""The Node.js example adapter passes the double-deck suite for the four methods it implements.
+
+Everything else is skipped with the reason (a method it does not have, an option value it does
+not declare); nothing fails or errors.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.mutants.outcomes import ENV
+
+ROOT = Path(__file__).resolve().parent.parent
+ADAPTER = "adapters/examples/node/adapter.js"
+IMPLEMENTED_TABLES = ("meld", "legal-plays", "trick-winner", "card-points")
+OTHER_TABLES = {
+    "auction": "auction",
+    "scoring": "score_hand",
+    "game-end": "score_hand",
+    "hands": "play_hand",
+}
+"""Tables of methods the example does not implement, with the method each calls."""
+SKIP_REASON = re.compile(r"(Skipped: )?(no method \w+|engine does not declare option \S+=\S+)")
+
+pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+
+
+@pytest.fixture(scope="module")
+def node_run() -> tuple[subprocess.CompletedProcess[str], dict[str, dict[str, Any]]]:
+    """The double-deck suite against the Node example, with the outcome of every item."""
+    with tempfile.TemporaryDirectory() as tmp:
+        outcomes_file = Path(tmp) / "outcomes.json"
+        done = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "features/",
+                "-q",
+                "-p",
+                "no:cacheprovider",
+                "-p",
+                "no:randomly",
+                "-p",
+                "no:xdist",
+                "-p",
+                "tests.mutants.outcomes",
+                "--engine",
+                f"node {ADAPTER}",
+                "--variant",
+                "double-deck",
+            ],
+            cwd=ROOT,
+            env={**os.environ, ENV: str(outcomes_file)},
+            capture_output=True,
+            text=True,
+            timeout=300,
+            check=False,
+        )
+        outcomes = json.loads(outcomes_file.read_text(encoding="utf-8"))
+    return done, outcomes
+
+
+def _table_items(outcomes: dict[str, dict[str, Any]], table: str) -> dict[str, dict[str, Any]]:
+    prefix = f"features/tables/{table}-double-deck.yaml::"
+    return {node: o for node, o in outcomes.items() if node.startswith(prefix)}
+
+
+def test_node_example_passes(node_run: Any) -> None:
+    done, outcomes = node_run
+    tail = "\n".join((done.stdout + done.stderr).splitlines()[-40:])
+    bad = sorted(n for n, o in outcomes.items() if o["outcome"] in ("failed", "errored"))
+    assert not bad, f"the Node example fails {bad}:\n{tail}"
+    assert done.returncode == 0, tail
+
+
+@pytest.mark.parametrize("table", IMPLEMENTED_TABLES)
+def test_implemented_methods_run(node_run: Any, table: str) -> None:
+    """Every case of the four methods runs and passes, unless it sets an undeclared option."""
+    items = _table_items(node_run[1], table)
+    assert items, f"no {table} cases collected"
+    assert any(o["outcome"] == "passed" for o in items.values())
+    for node, o in items.items():
+        if o["outcome"] == "skipped":
+            assert "does not declare option" in o.get("skip", ""), (node, o)
+        else:
+            assert o["outcome"] == "passed", (node, o)
+
+
+@pytest.mark.parametrize("table", sorted(OTHER_TABLES))
+def test_other_methods_skipped_with_reason(node_run: Any, table: str) -> None:
+    items = _table_items(node_run[1], table)
+    assert items, f"no {table} cases collected"
+    for node, o in items.items():
+        assert o["outcome"] == "skipped", (node, o)
+        assert o.get("skip", "").endswith(f"no method {OTHER_TABLES[table]}"), (node, o)
+
+
+def test_every_skip_has_a_reason(node_run: Any) -> None:
+    for node, o in node_run[1].items():
+        if o["outcome"] == "skipped":
+            assert SKIP_REASON.fullmatch(o.get("skip", "")), (node, o)
