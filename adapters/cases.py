@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from reference_engine.datafiles import DataFileError, load_yaml
+from reference_engine.datafiles import DataFileError, load_yaml_node
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES_DIR = ROOT / "features" / "tables"
@@ -173,10 +173,9 @@ def load_table(path: Path | str) -> list[Case]:
     """The cases of one table file, schema-checked; errors name the file and line."""
     path = Path(path)
     try:
-        data = load_yaml(path, TABLE_SCHEMA)
+        data, node = load_yaml_node(path, TABLE_SCHEMA)
     except DataFileError as e:
         raise CaseError(str(e)) from None
-    node = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
     rel = _relative(path)
     cases_node = _child(node, "cases")
     defaults = {k: _option_value(v) for k, v in (data.get("options") or {}).items()}

@@ -89,9 +89,32 @@ def schema(name: str) -> dict[str, Any]:
     return contents
 
 
+def _inline_refs(node: Any, base: str) -> Any:
+    """A copy of a schema with every ``$ref`` replaced by what it points to.
+
+    The protocol schemas refer to ``common.json`` definitions that never recurse, so inlining
+    them once lets a validator skip resolving references on every message (about 2x faster).
+    """
+    if isinstance(node, list):
+        return [_inline_refs(item, base) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        target_file, _, pointer = ref.partition("#")
+        file_name = target_file or base
+        target: Any = schema(file_name)
+        for part in pointer.strip("/").split("/") if pointer else []:
+            target = target[part]
+        rest = {k: v for k, v in node.items() if k != "$ref"}
+        resolved = _inline_refs(target, file_name)
+        return {"allOf": [resolved, _inline_refs(rest, base)]} if rest else resolved
+    return {k: _inline_refs(v, base) for k, v in node.items() if k != "$defs"}
+
+
 @cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema(name), registry=registry())
+    return jsonschema.Draft202012Validator(_inline_refs(schema(name), name))
 
 
 def _where(root: str, error: ValidationError) -> str:

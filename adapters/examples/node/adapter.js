@@ -6,7 +6,13 @@
 const readline = require("readline");
 const engine = require("./engine.js");
 
-const VARIANTS = [{ id: "double-deck", options: { trick_rules: ["pre-1945"] } }];
+// Option values this engine implements: the defaults, named so that cases stating them run.
+const VARIANTS = [
+  {
+    id: "double-deck",
+    options: { trick_rules: ["pre-1945"], run: ["16"], queens_around: ["6"], pinochle_scale: ["table"] },
+  },
+];
 
 const METHODS = {
   initialize: (p) => ({
