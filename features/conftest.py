@@ -19,7 +19,7 @@ from features.steps.given import *  # noqa: F403  (step definitions are fixtures
 from features.steps.then import *  # noqa: F403
 from features.steps.when import *  # noqa: F403
 from features.support import words
-from features.support.situation import Situation
+from features.support.situation import RuleMismatch, Situation
 
 VARIANTS_DIR = Path(__file__).resolve().parent.parent / "spec" / "variants"
 RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(-[A-Z0-9]+)+")
@@ -264,6 +264,19 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 
 # --- summary per rule ---------------------------------------------------------------------------
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
+    """Report a scenario's wrong answer as its game-language message, without pytest-bdd frames."""
+    report = yield
+    if call.excinfo is not None and call.excinfo.errisinstance(RuleMismatch):
+        # pytest-bdd names the scenario "<feature>: <scenario>" in the test function's docstring.
+        title = getattr(getattr(item, "function", None), "__doc__", None) or item.nodeid
+        title = title.replace(f"{item.config.rootpath}/", "")
+        report.longrepr = f"wrong answer in {title}\n{call.excinfo.value}"
+    return report
+
 
 _SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "errored": 3}
 # Worst outcome per test item; this hook has no config argument, and a process runs one session.

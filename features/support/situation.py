@@ -16,6 +16,10 @@ from adapters.client import Engine
 from . import words
 
 
+class RuleMismatch(AssertionError):
+    """The engine's answer disagrees with the scenario: reported as the message alone."""
+
+
 @dataclass
 class Situation:
     """The rules, the table and the last question put to the engine in one scenario."""
@@ -85,4 +89,4 @@ class Situation:
         """Fail with ``message`` and the situation unless ``ok``."""
         __tracebackhide__ = True
         if not ok:
-            raise AssertionError(message + self.context())
+            raise RuleMismatch(message + self.context())
