@@ -7,32 +7,18 @@ by case, what the in-process run reports.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 import sys
-from pathlib import Path
-from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.suite_runs import run_suite
 
 
-def _outcomes(tmp_path: Path, name: str, *engine: str) -> dict[str, Any]:
-    out = tmp_path / f"{name}.json"
-    env = dict(os.environ, PINOCHLE_OUTCOMES=str(out))
-    cmd = [sys.executable, "-m", "pytest", "features/", "-q", "-p", "no:cacheprovider"]
-    cmd += ["-p", "tests.mutants.outcomes", *engine]
-    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    outcomes: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
-    return outcomes
-
-
-def test_subprocess_engine_gives_the_in_process_outcomes(tmp_path: Path) -> None:
-    in_process = _outcomes(tmp_path, "in-process")
+def test_subprocess_engine_gives_the_in_process_outcomes() -> None:
+    in_process = run_suite(None)
     command = f"{sys.executable} -m adapters.reference"
-    subprocess_run = _outcomes(tmp_path, "subprocess", "--engine", command, "--validate-protocol")
-    assert len(in_process) > 1000
-    assert in_process.keys() == subprocess_run.keys()
-    differing = [k for k in in_process if in_process[k] != subprocess_run[k]]
+    through_pipe = run_suite(command, extra=["--validate-protocol"])
+    assert in_process.returncode == 0, in_process.tail()
+    assert through_pipe.returncode == 0, through_pipe.tail()
+    assert len(in_process.outcomes) > 1000
+    assert in_process.outcomes.keys() == through_pipe.outcomes.keys()
+    differing = [k for k, v in in_process.outcomes.items() if through_pipe.outcomes[k] != v]
     assert not differing, differing[:20]

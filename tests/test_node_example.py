@@ -6,21 +6,14 @@ not declare); nothing fails or errors.
 
 from __future__ import annotations
 
-import json
-import os
 import re
 import shutil
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.mutants.outcomes import ENV
+from tests.suite_runs import SuiteRun, run_suite
 
-ROOT = Path(__file__).resolve().parent.parent
 ADAPTER = "adapters/examples/node/adapter.js"
 IMPLEMENTED_TABLES = ("meld", "legal-plays", "trick-winner", "card-points")
 OTHER_TABLES = {
@@ -36,39 +29,9 @@ pytestmark = pytest.mark.skipif(shutil.which("node") is None, reason="node is no
 
 
 @pytest.fixture(scope="module")
-def node_run() -> tuple[subprocess.CompletedProcess[str], dict[str, dict[str, Any]]]:
+def node_run() -> SuiteRun:
     """The double-deck suite against the Node example, with the outcome of every item."""
-    with tempfile.TemporaryDirectory() as tmp:
-        outcomes_file = Path(tmp) / "outcomes.json"
-        done = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "pytest",
-                "features/",
-                "-q",
-                "-p",
-                "no:cacheprovider",
-                "-p",
-                "no:randomly",
-                "-p",
-                "no:xdist",
-                "-p",
-                "tests.mutants.outcomes",
-                "--engine",
-                f"node {ADAPTER}",
-                "--variant",
-                "double-deck",
-            ],
-            cwd=ROOT,
-            env={**os.environ, ENV: str(outcomes_file)},
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        outcomes = json.loads(outcomes_file.read_text(encoding="utf-8"))
-    return done, outcomes
+    return run_suite(f"node {ADAPTER}", ("double-deck",))
 
 
 def _table_items(outcomes: dict[str, dict[str, Any]], table: str) -> dict[str, dict[str, Any]]:
@@ -76,18 +39,16 @@ def _table_items(outcomes: dict[str, dict[str, Any]], table: str) -> dict[str, d
     return {node: o for node, o in outcomes.items() if node.startswith(prefix)}
 
 
-def test_node_example_passes(node_run: Any) -> None:
-    done, outcomes = node_run
-    tail = "\n".join((done.stdout + done.stderr).splitlines()[-40:])
-    bad = sorted(n for n, o in outcomes.items() if o["outcome"] in ("failed", "errored"))
-    assert not bad, f"the Node example fails {bad}:\n{tail}"
-    assert done.returncode == 0, tail
+def test_node_example_passes(node_run: SuiteRun) -> None:
+    bad = sorted(node_run.items("failed") | node_run.items("errored"))
+    assert not bad, f"the Node example fails {bad}:\n{node_run.tail()}"
+    assert node_run.returncode == 0, node_run.tail()
 
 
 @pytest.mark.parametrize("table", IMPLEMENTED_TABLES)
-def test_implemented_methods_run(node_run: Any, table: str) -> None:
+def test_implemented_methods_run(node_run: SuiteRun, table: str) -> None:
     """Every case of the four methods runs and passes, unless it sets an undeclared option."""
-    items = _table_items(node_run[1], table)
+    items = _table_items(node_run.outcomes, table)
     assert items, f"no {table} cases collected"
     assert any(o["outcome"] == "passed" for o in items.values())
     for node, o in items.items():
@@ -98,15 +59,15 @@ def test_implemented_methods_run(node_run: Any, table: str) -> None:
 
 
 @pytest.mark.parametrize("table", sorted(OTHER_TABLES))
-def test_other_methods_skipped_with_reason(node_run: Any, table: str) -> None:
-    items = _table_items(node_run[1], table)
+def test_other_methods_skipped_with_reason(node_run: SuiteRun, table: str) -> None:
+    items = _table_items(node_run.outcomes, table)
     assert items, f"no {table} cases collected"
     for node, o in items.items():
         assert o["outcome"] == "skipped", (node, o)
         assert o.get("skip", "").endswith(f"no method {OTHER_TABLES[table]}"), (node, o)
 
 
-def test_every_skip_has_a_reason(node_run: Any) -> None:
-    for node, o in node_run[1].items():
+def test_every_skip_has_a_reason(node_run: SuiteRun) -> None:
+    for node, o in node_run.outcomes.items():
         if o["outcome"] == "skipped":
             assert SKIP_REASON.fullmatch(o.get("skip", "")), (node, o)

@@ -1,0 +1,72 @@
+"""Running the conformance suite in a child pytest against an engine, with each item's outcome.
+
+Used by the tests that judge the suite itself (wrong engines, the Node example, the two engine
+paths). Outcomes come from the ``tests.mutants.outcomes`` plugin, keyed by node id.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tests.mutants.outcomes import ENV
+
+ROOT = Path(__file__).resolve().parent.parent
+RUN_TIMEOUT = 300
+
+
+@dataclass(frozen=True)
+class SuiteRun:
+    """One run of the conformance suite against an engine: exit status and outcome per item."""
+
+    command: str | None
+    returncode: int
+    outcomes: dict[str, dict[str, Any]]
+    output: str
+
+    def items(self, outcome: str) -> set[str]:
+        """Node ids of the items with this outcome."""
+        return {node for node, o in self.outcomes.items() if o["outcome"] == outcome}
+
+    def rules_of(self, nodes: set[str]) -> set[str]:
+        """Every rule ID the given items test."""
+        return {rule for node in nodes for rule in self.outcomes[node]["rules"]}
+
+    def tail(self, lines: int = 40) -> str:
+        """The last lines of the child's output, for assertion messages."""
+        return "\n".join(self.output.splitlines()[-lines:])
+
+
+def run_suite(
+    engine: str | None, variants: Sequence[str] = (), extra: Sequence[str] = ()
+) -> SuiteRun:
+    """Run ``pytest features/`` against ``engine`` (None: the in-process reference engine)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        outcomes_file = Path(tmp) / "outcomes.json"
+        args = [sys.executable, "-m", "pytest", "features/", "-q", "-p", "no:cacheprovider"]
+        args += ["-p", "no:randomly", "-p", "no:xdist", "-p", "tests.mutants.outcomes"]
+        if engine is not None:
+            args += ["--engine", engine]
+        for variant in variants:
+            args += ["--variant", variant]
+        args += list(extra)
+        done = subprocess.run(
+            args,
+            cwd=ROOT,
+            env={**os.environ, ENV: str(outcomes_file)},
+            capture_output=True,
+            text=True,
+            timeout=RUN_TIMEOUT,
+            check=False,
+        )
+        outcomes = (
+            json.loads(outcomes_file.read_text(encoding="utf-8")) if outcomes_file.exists() else {}
+        )
+    return SuiteRun(engine, done.returncode, outcomes, done.stdout + done.stderr)
