@@ -19,6 +19,7 @@ from features.steps.given import *  # noqa: F403  (step definitions are fixtures
 from features.steps.then import *  # noqa: F403
 from features.steps.when import *  # noqa: F403
 from features.support import words
+from features.support.outcome import SEVERITY, outcome_of
 from features.support.situation import RuleMismatch, Situation
 
 VARIANTS_DIR = Path(__file__).resolve().parent.parent / "spec" / "variants"
@@ -278,7 +279,6 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
     return report
 
 
-_SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "errored": 3}
 # Worst outcome per test item; this hook has no config argument, and a process runs one session.
 _REPORT_OUTCOMES: dict[str, tuple[str, tuple[str, ...]]] = {}
 
@@ -287,14 +287,9 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     rules = next((tuple(v) for k, v in report.user_properties if k == "rules"), ())
     if not rules:
         return
-    if report.failed:
-        status = "failed" if report.when == "call" else "errored"
-    elif report.skipped:
-        status = "skipped"
-    else:
-        status = "passed"
+    status = outcome_of(report)
     old = _REPORT_OUTCOMES.get(report.nodeid, ("passed", rules))[0]
-    if _SEVERITY[status] >= _SEVERITY[old]:
+    if SEVERITY[status] >= SEVERITY[old]:
         _REPORT_OUTCOMES[report.nodeid] = (status, rules)
 
 

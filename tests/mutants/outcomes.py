@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 
+from features.support.outcome import SEVERITY, outcome_of
+
 ENV = "PINOCHLE_OUTCOMES"
-_SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "errored": 3}
 _outcomes: dict[str, dict[str, Any]] = {}
 
 
@@ -25,12 +26,7 @@ def pytest_runtest_makereport(
     item: pytest.Item, call: pytest.CallInfo[None]
 ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
     report = yield
-    if report.failed:
-        status = "failed" if report.when == "call" else "errored"
-    elif report.skipped:
-        status = "skipped"
-    else:
-        status = "passed"
+    status = outcome_of(report)
     entry = _outcomes.setdefault(
         item.nodeid,
         {
@@ -40,7 +36,7 @@ def pytest_runtest_makereport(
             ),
         },
     )
-    if _SEVERITY[status] > _SEVERITY[entry["outcome"]]:
+    if SEVERITY[status] > SEVERITY[entry["outcome"]]:
         entry["outcome"] = status
         if status == "skipped" and isinstance(report.longrepr, tuple):
             entry["skip"] = str(report.longrepr[2])
