@@ -6,6 +6,7 @@ protocol. An engine that misbehaves errors its case; a wrong answer fails it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -60,6 +61,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="append",
         default=[],
         help="run only this variant's cases and scenarios (repeatable)",
+    )
+    group.addoption(
+        "--conformance-report",
+        metavar="PATH",
+        default=None,
+        help="write every case's outcome and the per-rule counts as JSON to PATH",
     )
 
 
@@ -281,6 +288,7 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 
 # Worst outcome per test item; this hook has no config argument, and a process runs one session.
 _REPORT_OUTCOMES: dict[str, tuple[str, tuple[str, ...]]] = {}
+_SKIP_REASONS: dict[str, str] = {}
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:
@@ -291,6 +299,30 @@ def pytest_runtest_logreport(report: pytest.TestReport) -> None:
     old = _REPORT_OUTCOMES.get(report.nodeid, ("passed", rules))[0]
     if SEVERITY[status] >= SEVERITY[old]:
         _REPORT_OUTCOMES[report.nodeid] = (status, rules)
+    if status == "skipped" and isinstance(report.longrepr, tuple):
+        _SKIP_REASONS[report.nodeid] = str(report.longrepr[2]).removeprefix("Skipped: ")
+
+
+def _write_conformance_report(config: pytest.Config, per_rule: dict[str, dict[str, int]]) -> None:
+    """``--conformance-report``: every case's outcome, rules and skip reason, and rule counts."""
+    path = config.getoption("conformance_report")
+    if not path:
+        return
+    statuses = ("passed", "failed", "errored", "skipped")
+    cases = {}
+    for node, (status, rules) in sorted(_REPORT_OUTCOMES.items()):
+        cases[node] = {"outcome": status, "rules": list(rules)}
+        if node in _SKIP_REASONS:
+            cases[node]["skip"] = _SKIP_REASONS[node]
+    report = {
+        "format": 1,
+        "engine": config.getoption("engine"),
+        "variants": config.getoption("variant") or "all",
+        "totals": {s: sum(1 for st, _ in _REPORT_OUTCOMES.values() if st == s) for s in statuses},
+        "rules": {r: {s: per_rule[r][s] for s in statuses} for r in sorted(per_rule)},
+        "cases": cases,
+    }
+    Path(path).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
 
 
 def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
@@ -314,6 +346,7 @@ def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> Non
                 f"{rule:<{width}}  {c['failed']:>6}  {c['errored']:>7}  {c['skipped']:>7}  "
                 f"{c['passed']:>6}"
             )
+    _write_conformance_report(config, per_rule)
     tr.write_line(
         f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
         f"{totals['failed']} failed, {totals['errored']} errored, {totals['skipped']} skipped; "

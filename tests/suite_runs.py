@@ -1,13 +1,12 @@
 """Running the conformance suite in a child pytest against an engine, with each item's outcome.
 
 Used by the tests that judge the suite itself (wrong engines, the Node example, the two engine
-paths). Outcomes come from the ``tests.mutants.outcomes`` plugin, keyed by node id.
+paths). Outcomes come from the suite's own ``--conformance-report``, keyed by node id.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -15,8 +14,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-from tests.mutants.outcomes import ENV
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_TIMEOUT = 300
@@ -49,9 +46,9 @@ def run_suite(
 ) -> SuiteRun:
     """Run ``pytest features/`` against ``engine`` (None: the in-process reference engine)."""
     with tempfile.TemporaryDirectory() as tmp:
-        outcomes_file = Path(tmp) / "outcomes.json"
+        report_file = Path(tmp) / "report.json"
         args = [sys.executable, "-m", "pytest", "features/", "-q", "-p", "no:cacheprovider"]
-        args += ["-p", "no:randomly", "-p", "no:xdist", "-p", "tests.mutants.outcomes"]
+        args += ["-p", "no:randomly", "-p", "no:xdist", "--conformance-report", str(report_file)]
         if engine is not None:
             args += ["--engine", engine]
         for variant in variants:
@@ -60,13 +57,14 @@ def run_suite(
         done = subprocess.run(
             args,
             cwd=ROOT,
-            env={**os.environ, ENV: str(outcomes_file)},
             capture_output=True,
             text=True,
             timeout=RUN_TIMEOUT,
             check=False,
         )
         outcomes = (
-            json.loads(outcomes_file.read_text(encoding="utf-8")) if outcomes_file.exists() else {}
+            json.loads(report_file.read_text(encoding="utf-8"))["cases"]
+            if report_file.exists()
+            else {}
         )
     return SuiteRun(engine, done.returncode, outcomes, done.stdout + done.stderr)

@@ -101,7 +101,7 @@ def mutants() -> dict[str, Mutant]:
     """Every mutant of this package by name (module ``post_1945`` is mutant ``post-1945``)."""
     found: dict[str, Mutant] = {}
     for module in pkgutil.iter_modules(__path__):
-        if module.name.startswith("_") or module.name == "outcomes":
+        if module.name.startswith("_"):
             continue
         mutant: Mutant = importlib.import_module(f"{__name__}.{module.name}").MUTANT
         if mutant.name != module.name.replace("_", "-"):
