@@ -127,9 +127,11 @@ def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
             if k.value == key:
-                return v
+                child: yaml.Node = v
+                return child
     elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-        return node.value[key]
+        item: yaml.Node = node.value[key]
+        return item
     return None
 
 

@@ -240,15 +240,15 @@ def render_coverage_md(rules: dict[str, Rule], evidence: Sequence[Evidence]) -> 
         if not items:
             out.append("- no case yet")
         for ev in items:
-            key = (ev.kind, ev.file, ev.line)
-            if key in seen:
+            place = (ev.kind, ev.file, ev.line)
+            if place in seen:
                 continue
-            seen.add(key)
-            vs = sorted({e.variant for e in items if (e.kind, e.file, e.line) == key})
-            neg = ", negative" if ev.negative else ""
+            seen.add(place)
+            vs = sorted({e.variant for e in items if (e.kind, e.file, e.line) == place})
+            note = ", negative" if ev.negative else ""
             label = f"`{ev.name}`" if ev.kind == "table" else f"scenario “{ev.name}”"
             out.append(
-                f"- {label} ({', '.join(vs)}{neg}): [{ev.file}:{ev.line}](../{ev.file}#L{ev.line})"
+                f"- {label} ({', '.join(vs)}{note}): [{ev.file}:{ev.line}](../{ev.file}#L{ev.line})"
             )
     return "\n".join(out) + "\n"
 
