@@ -43,15 +43,17 @@ Feature: Scoring a played hand
     Then the bidders make their contract
     And the teams score 20 and 90
 
-  @double-deck @MELD-MINIMUM @SCORE-SET @negative
-  Scenario: Bidders whose meld does not count fall short
+  @double-deck @MELD-MINIMUM @SCORE-MADE @negative
+  Scenario: Opponents whose meld is under 20 keep only their card points
+    # Bidders 24 + 28 = 52 >= 50: made. Opponents' 16 meld is under 20 and counts nothing;
+    # their 22 card points (at least 20) still count.
     Given the double-deck rules
     And team 0 holds the contract at 50
-    And the teams melded 16 and 24
-    And the teams took 35 and 15 card points in 14 and 6 tricks
+    And the teams melded 24 and 16
+    And the teams took 28 and 22 card points in 11 and 9 tricks
     When the hand is scored
-    Then the bidders are set
-    And the teams score -50 and 0
+    Then the bidders make their contract
+    And the teams score 52 and 22
 
   @single-deck @SCORE-MADE @SCORE-OPPONENTS-TRICK
   Scenario: Single deck: opponents who won a trick keep meld and card points

@@ -68,15 +68,17 @@ def game_winner(
     before: Sequence[int],
     after: Sequence[int],
     hand: int | None = None,
+    made: bool = True,
 ) -> int | None:
     """The team that has won the game after a hand, or ``None`` if play goes on.
 
     GAME-ROUNDS (online option): after the last of ``rounds`` hands the higher score wins; equal
     scores play another hand; the target is not used. GAME-BID-TO-WIN (double-deck): when both
     scores before the hand are at or over the threshold (400), only the bidding team can win,
-    by reaching the target. GAME-TARGET: a team reaching the target wins; GAME-BOTH-REACH: if
-    both do, the bidding team (single-deck option tie_break=higher-score: the higher score,
-    equal scores the bidding team).
+    by reaching the target having made its contract (``made``; option bid_out=score: reaching
+    the target is enough, even when set). GAME-TARGET: a team reaching the target wins;
+    GAME-BOTH-REACH: if both do, the bidding team (single-deck option tie_break=higher-score: the
+    higher score, equal scores the bidding team).
     """
     if rules.rounds is not None:
         if hand is None:
@@ -91,7 +93,8 @@ def game_winner(
         return 0 if after[0] > after[1] else 1
     threshold = rules.bid_to_win
     if threshold is not None and before[0] >= threshold and before[1] >= threshold:
-        return bidder_team if after[bidder_team] >= rules.target else None
+        bid_out = made or rules.bid_out == "score"
+        return bidder_team if bid_out and after[bidder_team] >= rules.target else None
     reached = [team for team in (0, 1) if after[team] >= rules.target]
     if not reached:
         return None
@@ -180,7 +183,7 @@ def score_hand(
         made=made,
         delta=(delta[0], delta[1]),
         scores=after,
-        game_winner=game_winner(rules, bidders, before, after, hand),
+        game_winner=game_winner(rules, bidders, before, after, hand, made),
     )
 
 

@@ -76,6 +76,7 @@ class Rules:
     rounds: int | None
     tie: str
     bid_to_win: int | None
+    bid_out: str
     points_by_kind: tuple[int, ...] = field(repr=False)
     deck_cards: tuple[int, ...] = field(repr=False)
 
@@ -225,6 +226,7 @@ def _build(variant: str, chosen: dict[str, str], raw: dict[str, Any]) -> Rules:
         rounds=raw["game"]["rounds"],
         tie=raw["game"]["tie"],
         bid_to_win=raw["game"]["bid_to_win"],
+        bid_out=raw["game"]["bid_out"],
         points_by_kind=points_by_kind,
         deck_cards=tuple(deck(ranks, raw["deck"]["copies"])),
     )

@@ -22,7 +22,7 @@ def score_hand(
     delta[bidder_team] = 0
     before = [s - d for s, d in zip(score.scores, score.delta, strict=True)]
     after = (before[0] + delta[0], before[1] + delta[1])
-    winner = scoring.game_winner(rules, bidder_team, before, after, kwargs.get("hand"))
+    winner = scoring.game_winner(rules, bidder_team, before, after, kwargs.get("hand"), made=False)
     return replace(score, delta=(delta[0], delta[1]), scores=after, game_winner=winner)
 
 
