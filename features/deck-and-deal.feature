@@ -1,9 +1,9 @@
 Feature: Deck and deal
-  Double deck: 80 cards, A 10 K Q J four times in each suit, 20 to each player, dealt clockwise from
-  the dealer's left in packets (source 000). Single deck and online: 48 cards with nines, 12 each.
+  Double deck: 80 cards, A 10 K Q J four times in each suit, 20 to each player, dealt clockwise in
+  packets (source 000), starting at the dealer's left (ERRATA-DD-DEAL-START). Single deck and online: 48 cards with nines, 12 each.
   The deal passes to the left.
 
-  @double-deck @DECK-COMPOSITION @DEAL-HANDS @DEAL-PACKETS @DEAL-ROTATION @SEAT-PARTNERS
+  @double-deck @DECK-COMPOSITION @DEAL-HANDS @DEAL-PACKETS @DEAL-ROTATION
   Scenario: Five at a time from the dealer's left
     Given the double-deck rules
     And the dealer is seat 0

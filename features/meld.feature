@@ -129,7 +129,7 @@ Feature: Meld
     Then the meld total is 0
     And the meld has nothing else
 
-  @single-deck @MELD-RUN @MELD-PINOCHLE @option:double_run=1500
+  @single-deck @MELD-RUN @MELD-PINOCHLE @MELD-ROYAL-MARRIAGE @option:double_run=1500
   Scenario Outline: The 48-card table: <what>
     Given the single-deck rules
     And the option double_run is <double_run>

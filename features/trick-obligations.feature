@@ -62,7 +62,7 @@ Feature: Trick obligations
       | trumps led: follow and beat                | As Js Ah    | Ks    | As       |
       | void in hearts: any trump, no over-trump   | As Js Ac    | Kh Ts | As Js    |
 
-  @single-deck @PLAY-CRAWL @PLAY-FOLLOW
+  @single-deck @PLAY-CRAWL @PLAY-FOLLOW @PLAY-TRUMP-VOID
   Scenario Outline: Single-deck crawl with nines: <situation>
     Given the single-deck rules
     When seat 1 holds "<hand>"
@@ -74,7 +74,7 @@ Feature: Trick obligations
       | beat the nine                   | Jh 9h Kc    | 9h    | Jh       |
       | void: the nine of trumps        | 9s Ac       | Kh    | 9s       |
 
-  @online @PLAY-CRAWL @PLAY-TRUMP-VOID
+  @online @PLAY-OVERTRUMP @PLAY-TRUMP-VOID @negative
   Scenario: Online must-win play: void in the suit led, trump even when it cannot win
     Given the online rules
     When seat 1 holds "9s Ks Ac"

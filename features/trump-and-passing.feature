@@ -26,7 +26,7 @@ Feature: Trump and passing
     When the hand is played with the actions "bid 50, pass, pass, pass, trump h"
     Then the hand is refused at action 4 under TRUMP-MARRIAGE
 
-  @double-deck @TRUMP-NO-MARRIAGE
+  @double-deck @TRUMP-NO-MARRIAGE @negative
   Scenario: A bidder with no marriage at all loses the bid at once
     Given the double-deck rules
     And the dealer is seat 3
@@ -87,3 +87,30 @@ Feature: Trump and passing
       | Ah Ah Th       |
       | Ah Ah Th Th Kh |
       | As As Ts Ts    |
+      | Ah Ah Ah Th    |
+
+  @double-deck @TRUMP-NO-MARRIAGE @negative
+  Scenario: Kings and queens of different suits are no marriage
+    Given the double-deck rules
+    And the dealer is seat 3
+    And the scores are 100 to 100
+    And seat 0 holds "KsKsKsKs KhKhKhKh QdQdQdQd QcQcQcQc AsAsAsAs"
+    And seat 1 holds "QsQsQsQs QhQhQhQh KdKdKdKd KcKcKcKc AhAhAhAh"
+    And seat 2 holds "TsTsTsTs ThThThTh TdTdTdTd TcTcTcTc AdAdAdAd"
+    And seat 3 holds "JsJsJsJs JhJhJhJh JdJdJdJd JcJcJcJc AcAcAcAc"
+    When the hand is played with the actions "bid 55, pass, pass, pass"
+    Then the hand ends with outcome no_marriage
+    And the teams score -55 and 0
+    And the scores become 45 to 100
+
+  @single-deck @PASS-CARDS @negative @option:pass_cards=0
+  Scenario: With passing switched off, a give is refused
+    Given the single-deck rules
+    And the option pass_cards is 0
+    And the dealer is seat 3
+    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
+    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
+    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
+    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    When the hand is played with the actions "bid 150, pass, pass, pass, trump c, give Ah Ah Th Th"
+    Then the hand is refused at action 5 under PASS-CARDS
