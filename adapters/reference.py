@@ -86,7 +86,9 @@ class ReferenceEngine:
         """The itemised meld of one hand (MELD-*)."""
         rules = _rules(params)
         trump = cards.suit_index(params["trump"])
-        found = meld.meld(cards.hand_counts(params["hand"]), trump, rules)
+        hand = cards.parse_cards(params["hand"])
+        cards.check_from_deck(hand, rules.deck_cards, "params.hand")
+        found = meld.meld(cards.to_counts(hand), trump, rules)
         items: list[dict[str, Any]] = []
         for item in found.items:
             entry: dict[str, Any] = {
@@ -106,14 +108,17 @@ class ReferenceEngine:
         rules = _rules(params)
         trump = cards.suit_index(params["trump"])
         trick = cards.parse_cards(params["trick"])
-        allowed = tricks.legal_plays(cards.hand_counts(params["hand"]), trick, trump, rules)
+        hand = cards.parse_cards(params["hand"])
+        cards.check_from_deck(hand + trick, rules.deck_cards, "params.hand and params.trick")
+        allowed = tricks.legal_plays(cards.to_counts(hand), trick, trump, rules)
         return {"cards": _codes(allowed)}
 
     def trick_winner(self, params: dict[str, Any]) -> dict[str, Any]:
         """Index of the winning card of a trick (TRICK-WINNER, TRICK-IDENTICAL)."""
-        _rules(params)  # an unknown variant or option is an error even where rules do not differ
+        rules = _rules(params)  # unknown variants and options are errors here too
         trump = cards.suit_index(params["trump"])
         trick = cards.parse_cards(params["trick"])
+        cards.check_from_deck(trick, rules.deck_cards, "params.trick")
         if not trick:
             raise ValueError("params.trick: a trick has at least one card")
         return {"winner": tricks.trick_winner(trick, trump)}
@@ -122,6 +127,7 @@ class ReferenceEngine:
         """Card points of cards won, with the last-trick bonus (POINTS-*)."""
         rules = _rules(params)
         won = cards.parse_cards(params["cards"])
+        cards.check_from_deck(won, rules.deck_cards, "params.cards")
         return {"points": tricks.card_points(won, rules, bool(params.get("last_trick", False)))}
 
     def auction(self, params: dict[str, Any]) -> dict[str, Any]:

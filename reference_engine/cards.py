@@ -187,3 +187,20 @@ def check_deal(hands: Sequence[Sequence[Card]], deck_cards: Sequence[Card], hand
             "the hands are not the variant's deck: "
             f"too many {' '.join(extra) or '-'}; missing {' '.join(missing) or '-'}"
         )
+
+
+def check_from_deck(cards: Sequence[Card], deck_cards: Sequence[Card], what: str) -> None:
+    """Refuse cards that a variant's deck cannot supply: a rank it lacks, or too many copies.
+
+    ``what`` names the cards in the message (``"hand"``, ``"hand and trick"``).
+    """
+    have = to_counts(cards)
+    deck_counts = to_counts(deck_cards)
+    for kind in range(NUM_KINDS):
+        if have[kind] > deck_counts[kind]:
+            code = card_code(kind)
+            if deck_counts[kind] == 0:
+                raise CardError(f"{what}: {code} is not in this variant's deck")
+            raise CardError(
+                f"{what}: {have[kind]} copies of {code}, but the deck has {deck_counts[kind]}"
+            )

@@ -12,6 +12,7 @@ from reference_engine.cards import (
     card_code,
     card_symbol,
     check_deal,
+    check_from_deck,
     deal,
     deck,
     format_cards,
@@ -106,3 +107,12 @@ def test_seeded_shuffle_is_reproducible() -> None:
     d = deck("ATKQJ", 4)
     assert shuffled(d, 7) == shuffled(d, 7)
     assert shuffled(d, 7) != shuffled(d, 8)
+
+
+def test_check_from_deck_names_the_card() -> None:
+    dd = deck("ATKQJ", 4)
+    check_from_deck(parse_cards("Ah Ah Ah Ah"), dd, "hand")
+    with pytest.raises(CardError, match="hand: 9h is not in this variant's deck"):
+        check_from_deck(parse_cards("9h"), dd, "hand")
+    with pytest.raises(CardError, match="5 copies of Qs, but the deck has 4"):
+        check_from_deck(parse_cards("Qs") * 5, dd, "hand")
