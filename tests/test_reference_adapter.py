@@ -1,4 +1,4 @@
-"""The reference adapter refuses cards the variant's deck cannot supply, never answering silently."""
+"""The reference adapter refuses cards the variant's deck cannot supply, never silently."""
 
 from __future__ import annotations
 
