@@ -20,7 +20,7 @@ from features.steps.given import *  # noqa: F403  (step definitions are fixtures
 from features.steps.then import *  # noqa: F403
 from features.steps.when import *  # noqa: F403
 from features.support import words
-from features.support.outcome import SEVERITY, outcome_of
+from features.support.outcome import ENGINE_ERROR, SEVERITY, outcome_of
 from features.support.situation import RuleMismatch, Situation
 
 VARIANTS_DIR = Path(__file__).resolve().parent.parent / "spec" / "variants"
@@ -278,12 +278,25 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Any:
     """Report a scenario's wrong answer as its game-language message, without pytest-bdd frames."""
     report = yield
-    if call.excinfo is not None and call.excinfo.errisinstance(RuleMismatch):
+    if call.excinfo is not None and call.excinfo.errisinstance(EngineError):
+        # The engine misbehaved inside a step: an errored case, like a table case's setup error.
+        title = getattr(getattr(item, "function", None), "__doc__", None) or item.nodeid
+        title = title.replace(f"{item.config.rootpath}/", "")
+        report.user_properties.append((ENGINE_ERROR, True))
+        report.longrepr = f"engine error in {title}\n{call.excinfo.value}"
+    elif call.excinfo is not None and call.excinfo.errisinstance(RuleMismatch):
         # pytest-bdd names the scenario "<feature>: <scenario>" in the test function's docstring.
         title = getattr(getattr(item, "function", None), "__doc__", None) or item.nodeid
         title = title.replace(f"{item.config.rootpath}/", "")
         report.longrepr = f"wrong answer in {title}\n{call.excinfo.value}"
     return report
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> Any:
+    """Count an engine failure inside a scenario step as an error, not a wrong answer."""
+    if report.failed and outcome_of(report) == "errored" and report.when == "call":
+        return "error", "E", "ERROR"
+    return None
 
 
 # Worst outcome per test item; this hook has no config argument, and a process runs one session.
