@@ -24,6 +24,9 @@ from .protocol import PROTOCOL_VERSION
 STDERR_LINES = 20
 """How many of the engine's last stderr lines an error message quotes."""
 MAX_FAILED_STARTS = 3
+MAX_CONSECUTIVE_TIMEOUTS = 3
+"""After this many timeouts in a row on one method, its further calls error at once: an engine
+that hangs must not cost the run a full timeout per case."""
 """After this many failed starts in a row, calls fail at once with the last reason."""
 QUOTE_LIMIT = 500
 """Longest stretch of an engine reply quoted in an error message."""
@@ -61,9 +64,10 @@ def _indent(text: str) -> str:
 class _TransportError(Exception):
     """The transport could not deliver a reply; ``restart`` says the engine must be restarted."""
 
-    def __init__(self, message: str, *, restart: bool = True) -> None:
+    def __init__(self, message: str, *, restart: bool = True, timed_out: bool = False) -> None:
         super().__init__(message)
         self.restart = restart
+        self.timed_out = timed_out
 
 
 class _Transport(Protocol):
@@ -184,7 +188,8 @@ class _Subprocess:
                 self.kill()
                 raise _TransportError(
                     f"no reply within {timeout:g} s (the engine was killed; it is restarted "
-                    "for the next call)"
+                    "for the next call)",
+                    timed_out=True,
                 ) from None
             if item is _EOF:
                 raise _TransportError(f"no reply: {self._exit_note()}")
@@ -253,6 +258,7 @@ class Engine:
         self._failed_starts = 0
         self._start_error: str | None = None
         self._closed = False
+        self._timeouts: dict[str, int] = {}
         with contextlib.suppress(EngineError):
             self._ensure_started()
 
@@ -321,7 +327,10 @@ class Engine:
             tail = self._transport.stderr_tail()
             if e.restart:
                 self._stop_quietly()
+            if e.timed_out:
+                self._timeouts[method] = self._timeouts.get(method, 0) + 1
             raise EngineError(f"{self.description}: {method}: {e}", None, tail) from None
+        self._timeouts[method] = 0
         return self._parse_reply(method, request_id, reply)
 
     def _parse_reply(self, method: str, request_id: int, reply: str) -> dict[str, Any]:
@@ -363,6 +372,12 @@ class Engine:
         """The engine's result for one protocol method; raises EngineError if it fails to answer."""
         if method not in protocol.METHODS or method in ("initialize", "shutdown"):
             raise ValueError(f"not a rule method of the protocol: {method!r}")
+        if self._timeouts.get(method, 0) >= MAX_CONSECUTIVE_TIMEOUTS:
+            raise EngineError(
+                f"{self.description}: {method}: given up after {MAX_CONSECUTIVE_TIMEOUTS} "
+                f"timeouts in a row ({self.timeout:g} s each); further {method} calls are "
+                "errored at once (raise --engine-timeout if the engine is only slow)"
+            )
         self._ensure_started()
         return self._exchange(method, params)
 

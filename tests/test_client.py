@@ -15,7 +15,13 @@ from typing import Any
 
 import pytest
 
-from adapters.client import MAX_FAILED_STARTS, Engine, EngineError, open_engine
+from adapters.client import (
+    MAX_CONSECUTIVE_TIMEOUTS,
+    MAX_FAILED_STARTS,
+    Engine,
+    EngineError,
+    open_engine,
+)
 
 BROKEN = Path(__file__).parent / "broken_engines"
 PYTHON = shlex.quote(sys.executable)
@@ -196,6 +202,20 @@ def test_hang_times_out_then_restarts(engines: list[Engine]) -> None:
     message = timed_call(engine)
     assert f"no reply within {TIMEOUT:g} s" in message
     assert "thinking hard about meld" in message
+    assert engine.call("card_points", {**DD, "cards": ["Ah"], "last_trick": False}) == {"points": 1}
+
+
+def test_a_method_that_keeps_hanging_is_given_up_without_more_timeouts(
+    engines: list[Engine],
+) -> None:
+    """After MAX_CONSECUTIVE_TIMEOUTS timeouts in a row, meld errors at once; other methods run."""
+    engine = start(engines, broken("hang.py", "meld"))
+    for _ in range(MAX_CONSECUTIVE_TIMEOUTS):
+        assert "no reply within" in timed_call(engine)
+    began = time.monotonic()
+    for _ in range(5):
+        assert "given up after" in timed_call(engine)
+    assert time.monotonic() - began < 0.5
     assert engine.call("card_points", {**DD, "cards": ["Ah"], "last_trick": False}) == {"points": 1}
 
 

@@ -8,8 +8,9 @@ by case, what the in-process run reports.
 from __future__ import annotations
 
 import sys
+import time
 
-from tests.suite_runs import run_suite
+from tests.suite_runs import ROOT, run_suite
 
 
 def test_subprocess_engine_gives_the_in_process_outcomes() -> None:
@@ -22,3 +23,21 @@ def test_subprocess_engine_gives_the_in_process_outcomes() -> None:
     assert in_process.outcomes.keys() == through_pipe.outcomes.keys()
     differing = [k for k, v in in_process.outcomes.items() if through_pipe.outcomes[k] != v]
     assert not differing, differing[:20]
+
+
+def test_an_engine_that_hangs_costs_the_run_only_a_few_timeouts() -> None:
+    """An engine hanging on every meld request: meld cases error, the rest pass, quickly.
+
+    After a few timeouts in a row the client gives meld up, so the run does not pay one timeout
+    per meld case (about 370 of them).
+    """
+    began = time.monotonic()
+    hang = f"{sys.executable} {ROOT / 'tests' / 'broken_engines' / 'hang.py'} meld"
+    run = run_suite(hang, ["double-deck"], extra=["--engine-timeout", "0.5"])
+    elapsed = time.monotonic() - began
+    assert run.returncode == 1, run.tail()
+    meld_cases = {n for n in run.outcomes if "/meld-double-deck.yaml::" in n}
+    assert meld_cases and meld_cases <= run.items("errored")
+    assert not run.items("failed")
+    assert run.items("passed")
+    assert elapsed < 60, f"the run took {elapsed:.0f} s"
