@@ -139,7 +139,7 @@ class ReferenceEngine:
 
     def score_hand(self, params: dict[str, Any]) -> dict[str, Any]:
         """Score one hand and decide the game (SCORE-*, GAME-*)."""
-        result: dict[str, Any] = _module("reference_engine.scoring").summary(
+        score = _module("reference_engine.scoring").score_hand(
             _rules(params),
             params["bidder_team"],
             params["contract"],
@@ -150,6 +150,7 @@ class ReferenceEngine:
             params["scores"],
             hand=params.get("hand"),
         )
+        result: dict[str, Any] = score.as_dict()
         return result
 
     def play_hand(self, params: dict[str, Any]) -> dict[str, Any]:

@@ -185,20 +185,3 @@ def score_hand(
         scores=after,
         game_winner=game_winner(rules, bidders, before, after, hand, made),
     )
-
-
-def summary(
-    rules: Rules,
-    bidder_team: int,
-    contract: int,
-    outcome: str,
-    meld: Sequence[int],
-    tricks: Sequence[int],
-    tricks_won: Sequence[int],
-    scores: Sequence[int],
-    hand: int | None = None,
-) -> dict[str, Any]:
-    """The protocol ``score_hand`` answer ``{made, delta, scores, game_winner}``."""
-    return score_hand(
-        rules, bidder_team, contract, outcome, meld, tricks, tricks_won, scores, hand
-    ).as_dict()

@@ -28,7 +28,7 @@ def score(rules: Any, **kw: Any) -> dict[str, Any]:
         "scores": [0, 0],
     }
     args.update(kw)
-    return scoring.summary(rules, **args)
+    return scoring.score_hand(rules, **args).as_dict()
 
 
 # --- SCORE-MADE, SCORE-SET, MELD-MINIMUM, SCORE-TRICK-MINIMUM (double-deck) ------------------
