@@ -15,7 +15,7 @@ from typing import Any
 
 import yaml
 
-from reference_engine.datafiles import DataFileError, load_yaml_node
+from specdata import DataFileError, load_yaml_node
 
 ROOT = Path(__file__).resolve().parent.parent
 TABLES_DIR = ROOT / "features" / "tables"

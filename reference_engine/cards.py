@@ -8,18 +8,12 @@ hand is a count vector of 24 ints. The API speaks card codes (``Ah``, ``Ts``, ``
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Iterable, Sequence
 
-from .errors import CardError
+from specdata import RANK_SYMBOLS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_codes
+from specdata import card_code as card_code_of
 
-RANKS = "ATKQJ9"
-"""Rank letters, highest first (DECK-RANK): Ace, Ten, King, Queen, Jack, Nine."""
-SUITS = "shdc"
-"""Suit letters: spades, hearts, diamonds, clubs."""
-SUIT_SYMBOLS = {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}
-SUIT_NAMES = {"s": "spades", "h": "hearts", "d": "diamonds", "c": "clubs"}
-RANK_SYMBOLS = {"A": "A", "T": "10", "K": "K", "Q": "Q", "J": "J", "9": "9"}
+from .errors import CardError
 
 NUM_RANKS = 6
 NUM_KINDS = 24
@@ -33,8 +27,8 @@ Counts = tuple[int, ...]
 ACE, TEN, KING, QUEEN, JACK, NINE = range(6)
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 
-_TOKEN = re.compile(r"(10|[ATKQJ9])([shdc♠♥♦♣])", re.IGNORECASE)
 _SYMBOL_TO_SUIT = {v: k for k, v in SUIT_SYMBOLS.items()}
+__all__ = ["RANKS", "RANK_SYMBOLS", "SUITS", "SUIT_NAMES", "SUIT_SYMBOLS"]
 
 
 def rank_of(card: Card) -> int:
@@ -57,6 +51,9 @@ def card_code(card: Card) -> str:
     return RANKS[rank_of(card)] + SUITS[suit_of(card)]
 
 
+_CODE_TO_CARD = {r + s: si * 6 + ri for si, s in enumerate(SUITS) for ri, r in enumerate(RANKS)}
+
+
 def card_symbol(card: Card) -> str:
     """The card with a suit symbol, for logs and docs: ``A♥``, ``10♠``."""
     return RANK_SYMBOLS[RANKS[rank_of(card)]] + SUIT_SYMBOLS[SUITS[suit_of(card)]]
@@ -72,40 +69,24 @@ def suit_index(letter: str) -> int:
 
 def parse_card(token: str) -> Card:
     """Parse one card code (``Ah``, ``10h``, ``A♥``); raise CardError naming a bad token."""
-    m = _TOKEN.fullmatch(token.strip()) if isinstance(token, str) else None
-    if m is None:
-        raise CardError(
-            f"bad card code {token!r}: expected a rank from A T K Q J 9 then a suit from s h d c"
-        )
-    rank, suit = m.group(1).upper(), m.group(2)
-    rank = "T" if rank == "10" else rank
-    return make_card(RANKS.index(rank), suit_index(suit))
+    try:
+        return _CODE_TO_CARD[card_code_of(token.strip() if isinstance(token, str) else token)]
+    except ValueError as err:
+        raise CardError(str(err)) from None
 
 
 def parse_cards(text: str | Iterable[str]) -> list[Card]:
-    """Parse a list of cards.
+    """Parse a list of cards in the one card grammar (``specdata.card_codes``).
 
     Accepts a sequence of codes, or one string whose codes are separated by spaces or commas or
-    run together as the sources write them (``AhThKhKhKhQhQhJh``).
+    run together as the sources write them (``AhThKhKhKhQhQhJh``). Case matters: ``ah`` is not
+    a card.
     """
-    if not isinstance(text, str):
-        return [parse_card(t) for t in text]
-    cards: list[Card] = []
-    for chunk in re.split(r"[\s,]+", text.strip()):
-        if not chunk:
-            continue
-        pos = 0
-        while pos < len(chunk):
-            m = _TOKEN.match(chunk, pos)
-            if m is None:
-                bad = chunk[pos : pos + 2] if pos + 2 <= len(chunk) else chunk[pos:]
-                raise CardError(
-                    f"bad card code {bad!r} in {chunk!r}: expected a rank from A T K Q J 9 "
-                    "then a suit from s h d c"
-                )
-            cards.append(parse_card(m.group(0)))
-            pos = m.end()
-    return cards
+    try:
+        codes = card_codes(text)
+    except ValueError as err:
+        raise CardError(str(err)) from None
+    return [_CODE_TO_CARD[c] for c in codes]
 
 
 def to_counts(cards: Iterable[Card]) -> Counts:

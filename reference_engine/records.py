@@ -11,9 +11,10 @@ from typing import Any
 
 import jsonschema
 
+from specdata import load_schema
+
 from . import game
 from .cards import SUITS, card_code, from_counts, sort_key
-from .datafiles import load_schema
 from .errors import CardError, IllegalAction, PinochleError
 from .game import GameState, HandRecord, Phase
 from .variants import load_rules

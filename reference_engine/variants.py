@@ -14,11 +14,10 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any
 
-from .cards import NUM_KINDS, RANKS, deck, rank_of
-from .datafiles import SPEC_DIR, load_yaml
-from .errors import VariantError
+from specdata import VARIANTS_DIR, load_yaml, option_text, variant_ids
 
-VARIANTS_DIR = SPEC_DIR / "variants"
+from .cards import NUM_KINDS, RANKS, deck, rank_of
+from .errors import VariantError
 
 MELD_IDS = (
     "run",
@@ -118,11 +117,6 @@ def _variant_file(variant: str) -> dict[str, Any]:
     return data
 
 
-def variant_ids() -> list[str]:
-    """The ids of every variant in spec/variants, sorted."""
-    return sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
-
-
 def variant_options(variant: str) -> dict[str, dict[str, Any]]:
     """The named options of a variant: ``{name: {description, default, choices: [...]}}``."""
     data = _variant_file(variant)
@@ -134,12 +128,6 @@ def variant_options(variant: str) -> dict[str, dict[str, Any]]:
         }
         for name, opt in data["options"].items()
     }
-
-
-def _option_key(value: object) -> str:
-    if isinstance(value, bool):
-        return "on" if value else "off"
-    return str(value)
 
 
 def _patch(rules: dict[str, Any], dotted: str, value: Any) -> None:
@@ -154,7 +142,7 @@ def load_rules(variant: str, options: Mapping[str, object] | None = None) -> Rul
     """The rules of a variant with options applied. Unknown names or values list the valid ones."""
     if not isinstance(variant, str):
         raise VariantError(f"variant must be a string, got {variant!r}")
-    key = tuple(sorted((str(k), _option_key(v)) for k, v in (options or {}).items()))
+    key = tuple(sorted((str(k), option_text(v)) for k, v in (options or {}).items()))
     return _load_rules(variant, key)
 
 

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from reference_engine import game, records
-from reference_engine.datafiles import load_schema
+from specdata import load_schema
 from reference_engine.errors import PinochleError
 from reference_engine.variants import load_rules
 

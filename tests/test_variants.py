@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine.datafiles import DataFileError, load_yaml
+from specdata import DataFileError, load_yaml
 from reference_engine.errors import VariantError
 from reference_engine.variants import load_rules, variant_ids, variant_options
 
