@@ -18,7 +18,7 @@ from . import game, records
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_symbol
 from .errors import PinochleError
 from .game import HandRecord
-from .variants import load_rules, variant_ids
+from .variants import load_rules, 
 
 DELEGATES = {"spec": "adapters.coverage", "suite": "adapters.export"}
 """Subcommands served by other modules of the project: name -> module with ``main(argv)``."""
