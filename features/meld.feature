@@ -9,8 +9,8 @@ Feature: Meld
   @MELD-RUN @MELD-ROYAL-MARRIAGE @MELD-MARRIAGE @MELD-PINOCHLE @MELD-AROUNDS @MELD-TYPES @double-deck
   Scenario: The 88-point example hand of the rules
     Given the double-deck rules
-    When seat 1 holds "AhThKhKhKhQhQhJh QdQdJd QcQc AsKsKsQsQsJsJs"
-    And the meld is counted
+    And seat 1 holds "AhThKhKhKhQhQhJh QdQdJd QcQc AsKsKsQsQsJsJs"
+    When the meld is counted
     Then the meld total is 88
     And the meld includes 1 run in hearts worth 16
     And the meld includes 1 royal_marriage in hearts worth 4
@@ -22,8 +22,8 @@ Feature: Meld
   @MELD-RUN @MELD-ROYAL-MARRIAGE @MELD-MARRIAGE @MELD-PINOCHLE @MELD-AROUNDS @double-deck
   Scenario Outline: One meld alone scores its value from the table
     Given the double-deck rules
-    When seat 1 holds "<hand>"
-    And the meld is counted
+    And seat 1 holds "<hand>"
+    When the meld is counted
     Then the meld total is <points>
     And the meld includes <count> <meld> worth <points>
     And the meld has nothing else
@@ -47,8 +47,8 @@ Feature: Meld
   Scenario: A run outside trumps is worth only its marriage
     Given the double-deck rules
     And spades are trump
-    When seat 1 holds "Ah Th Kh Qh Jh"
-    And the meld is counted
+    And seat 1 holds "Ah Th Kh Qh Jh"
+    When the meld is counted
     Then the meld total is 2
     And the meld includes 1 marriage in hearts worth 2
     And the meld has nothing else
@@ -56,16 +56,16 @@ Feature: Meld
   @MELD-TENS-AROUND @negative @double-deck
   Scenario: Tens around score nothing
     Given the double-deck rules
-    When seat 1 holds "Ts Th Td Tc Ts Th Td Tc"
-    And the meld is counted
+    And seat 1 holds "Ts Th Td Tc Ts Th Td Tc"
+    When the meld is counted
     Then the meld total is 0
     And the meld has nothing else
 
   @MELD-TYPES @MELD-MARRIAGE @negative @double-deck
   Scenario: A king with two queens is one marriage, not two
     Given the double-deck rules
-    When seat 1 holds "Ks Qs Qs"
-    And the meld is counted
+    And seat 1 holds "Ks Qs Qs"
+    When the meld is counted
     Then the meld total is 2
     And the meld includes 1 marriage in spades worth 2
     And the meld has nothing else
@@ -73,8 +73,8 @@ Feature: Meld
   @MELD-TYPES @double-deck
   Scenario: One queen of spades serves a marriage, a pinochle and queens around at once
     Given the double-deck rules
-    When seat 1 holds "Ks Qs Jd Qh Qd Qc"
-    And the meld is counted
+    And seat 1 holds "Ks Qs Jd Qh Qd Qc"
+    When the meld is counted
     Then the meld total is 12
     And the meld includes 1 marriage in spades worth 2
     And the meld includes 1 pinochle worth 4
@@ -84,8 +84,8 @@ Feature: Meld
   @MELD-ROUNDHOUSE @MELD-ROYAL-MARRIAGE @double-deck
   Scenario Outline: Glossary totals: <name>
     Given the double-deck rules
-    When seat 1 holds "<hand>"
-    And the meld is counted
+    And seat 1 holds "<hand>"
+    When the meld is counted
     Then the meld total is <total>
 
     Examples:
@@ -98,8 +98,8 @@ Feature: Meld
   Scenario Outline: House values of the run and of queens around
     Given the double-deck rules
     And the option <option> is <value>
-    When seat 1 holds "<hand>"
-    And the meld is counted
+    And seat 1 holds "<hand>"
+    When the meld is counted
     Then the meld total is <total>
 
     Examples:
@@ -110,8 +110,8 @@ Feature: Meld
   @single-deck @MELD-DIX
   Scenario Outline: Each nine of trumps is a dix
     Given the single-deck rules
-    When seat 2 holds "<hand>"
-    And the meld is counted
+    And seat 2 holds "<hand>"
+    When the meld is counted
     Then the meld total is <points>
     And the meld includes <count> dix in hearts worth <points>
     And the meld has nothing else
@@ -124,8 +124,8 @@ Feature: Meld
   @single-deck @MELD-DIX @negative
   Scenario: A nine of a plain suit is no dix
     Given the single-deck rules
-    When seat 2 holds "9s 9d 9c"
-    And the meld is counted
+    And seat 2 holds "9s 9d 9c"
+    When the meld is counted
     Then the meld total is 0
     And the meld has nothing else
 
@@ -133,8 +133,8 @@ Feature: Meld
   Scenario Outline: The 48-card table: <what>
     Given the single-deck rules
     And the option double_run is <double_run>
-    When seat 0 holds "<hand>"
-    And the meld is counted
+    And seat 0 holds "<hand>"
+    When the meld is counted
     Then the meld total is <total>
 
     Examples:
@@ -148,8 +148,8 @@ Feature: Meld
   @online @MELD-ROYAL-MARRIAGE @negative
   Scenario: Online, a king and queen of trumps beyond the run score nothing by default
     Given the online rules
-    When seat 3 holds "Ah Th Kh Kh Qh Qh Jh"
-    And the meld is counted
+    And seat 3 holds "Ah Th Kh Kh Qh Qh Jh"
+    When the meld is counted
     Then the meld total is 150
     And the meld includes 1 run in hearts worth 150
     And the meld has nothing else
@@ -158,8 +158,8 @@ Feature: Meld
   Scenario: Online with the extra trump KQ option, they score a royal marriage
     Given the online rules
     And the option extra_trump_kq is on
-    When seat 3 holds "Ah Th Kh Kh Qh Qh Jh"
-    And the meld is counted
+    And seat 3 holds "Ah Th Kh Kh Qh Qh Jh"
+    When the meld is counted
     Then the meld total is 190
     And the meld includes 1 run in hearts worth 150
     And the meld includes 1 royal_marriage in hearts worth 40

@@ -49,9 +49,36 @@ Feature: Throw-in and set
   Scenario: Online throw-in
     Given the online rules
     And team 1 holds the contract at 350
-    And the teams melded 120 and 90
+    And the teams melded 120 and 100
     When the hand is scored as thrown_in
-    Then the teams score 120 and -350
+    Then the bidders are set
+    And the teams score 120 and -350
+
+  @online @SCORE-FORCED-THROW-IN @negative
+  Scenario: Online, a contract out of reach must be thrown in: play-on is refused
+    Given the online rules
+    And the dealer is seat 0
+    And seat 0 holds "Ac Ac Tc Tc Kc Qc Jc Jc 9c 9s 9h Jd"
+    And seat 1 holds "As As Ts Ts Ks Ks Qs Js 9s Kh 9d Qc"
+    And seat 2 holds "Ah Ah Th Th Kh Qh Jh Jh 9h Js Kd 9c"
+    And seat 3 holds "Ad Ad Td Td Kd Qd Qd Jd 9d Qs Qh Kc"
+    When the hand is played with the actions "bid 250, bid 300, pass, bid 350, pass, bid 400, bid 450, bid 500, pass, trump s, give Qs Ad Ad Kc, give Kh Ad Ad 9d, play-on"
+    Then the hand is refused at action 12 under SCORE-FORCED-THROW-IN
+    And the team meld is 50 and 220
+
+  @online @SCORE-FORCED-THROW-IN @SCORE-THROW-IN
+  Scenario: Online forced throw-in: the bidders lose the contract, the opponents score their meld
+    Given the online rules
+    And the dealer is seat 0
+    And seat 0 holds "Ac Ac Tc Tc Kc Qc Jc Jc 9c 9s 9h Jd"
+    And seat 1 holds "As As Ts Ts Ks Ks Qs Js 9s Kh 9d Qc"
+    And seat 2 holds "Ah Ah Th Th Kh Qh Jh Jh 9h Js Kd 9c"
+    And seat 3 holds "Ad Ad Td Td Kd Qd Qd Jd 9d Qs Qh Kc"
+    When the hand is played with the actions "bid 250, bid 300, pass, bid 350, pass, bid 400, bid 450, bid 500, pass, trump s, give Qs Ad Ad Kc, give Kh Ad Ad 9d, throw-in"
+    Then the hand ends with outcome thrown_in
+    And the team meld is 50 and 220
+    And the teams score 50 and -500
+    And the scores become 150 to -400
 
   @double-deck @MELD-SHORT-BIDDER
   Scenario Outline: Bidders short of 20 in meld lose at once; opponents keep meld from 20 (<meld 1>)

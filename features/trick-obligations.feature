@@ -10,15 +10,15 @@ Feature: Trick obligations
   @double-deck @PLAY-LEAD
   Scenario: Any card may lead a trick
     Given the double-deck rules
-    When seat 1 holds "Ah Ks Qd Jc"
-    And seat 1 is to lead
+    And seat 1 holds "Ah Ks Qd Jc"
+    When seat 1 is to lead
     Then the legal plays are "Ah Ks Qd Jc"
 
   @double-deck @PLAY-FOLLOW @PLAY-CRAWL @PLAY-TRUMP-VOID @PLAY-OVERTRUMP @PLAY-DISCARD @PLAY-TRUMPED-TRICK
   Scenario Outline: Pre-1945 obligations: <situation>
     Given the double-deck rules
-    When seat 2 holds "<hand>"
-    And the trick so far is "<trick>"
+    And seat 2 holds "<hand>"
+    When the trick so far is "<trick>"
     Then the legal plays are "<legal>"
 
     Examples:
@@ -37,23 +37,23 @@ Feature: Trick obligations
   @double-deck @PLAY-FOLLOW @PLAY-CRAWL @negative
   Scenario: A player who can follow suit may not trump or discard
     Given the double-deck rules
-    When seat 3 holds "Jh As Ac"
-    And the trick so far is "Kh"
+    And seat 3 holds "Jh As Ac"
+    When the trick so far is "Kh"
     Then the legal plays are "Jh"
 
   @double-deck @PLAY-TRUMP-VOID @negative
   Scenario: A player void in the suit led may not discard while holding a trump
     Given the double-deck rules
-    When seat 3 holds "Js Ac Ad"
-    And the trick so far is "Kh Qh"
+    And seat 3 holds "Js Ac Ad"
+    When the trick so far is "Kh Qh"
     Then the legal plays are "Js"
 
   @double-deck @PLAY-POST-1945 @option:trick_rules=post-1945
   Scenario Outline: Post-1945 obligations: <situation>
     Given the double-deck rules
     And the option trick_rules is post-1945
-    When seat 2 holds "<hand>"
-    And the trick so far is "<trick>"
+    And seat 2 holds "<hand>"
+    When the trick so far is "<trick>"
     Then the legal plays are "<legal>"
 
     Examples:
@@ -65,8 +65,8 @@ Feature: Trick obligations
   @single-deck @PLAY-CRAWL @PLAY-FOLLOW @PLAY-TRUMP-VOID
   Scenario Outline: Single-deck crawl with nines: <situation>
     Given the single-deck rules
-    When seat 1 holds "<hand>"
-    And the trick so far is "<trick>"
+    And seat 1 holds "<hand>"
+    When the trick so far is "<trick>"
     Then the legal plays are "<legal>"
 
     Examples:
@@ -77,6 +77,6 @@ Feature: Trick obligations
   @online @PLAY-OVERTRUMP @PLAY-TRUMP-VOID @negative
   Scenario: Online must-win play: void in the suit led, trump even when it cannot win
     Given the online rules
-    When seat 1 holds "9s Ks Ac"
-    And the trick so far is "Ah Ts"
+    And seat 1 holds "9s Ks Ac"
+    When the trick so far is "Ah Ts"
     Then the legal plays are "Ks 9s"

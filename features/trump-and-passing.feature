@@ -52,7 +52,7 @@ Feature: Trump and passing
     Then the actions are accepted
     And the bidder is seat 3 with 250 in hearts
 
-  @single-deck @PASS-CARDS @option:pass_cards=3
+  @single-deck @PASS-CARDS
   Scenario Outline: The partner passes <n> cards and the bidder returns <n>
     Given the single-deck rules
     And the option pass_cards is <n>
