@@ -1,41 +1,58 @@
-"""The suite's side of the engine protocol: talk to an engine in-process or as a subprocess.
+"""The suite's side of the engine protocol: drive one engine, in-process or as a subprocess.
 
-Both paths exchange the same JSON-RPC request and reply lines, so they cannot drift apart. Any way
-an engine fails to answer (timeout, crash, garbage, wrong id, bad result) raises ``EngineError``.
+Decides how long to wait, when to restart and when to give up, and turns every way an engine fails
+into one ``EngineError`` subclass with a one-line reason. It imports no engine: an in-process engine
+is any ``LineServer``, and both paths exchange the same JSON-RPC lines.
 """
 
 from __future__ import annotations
 
 import collections
 import contextlib
+import ctypes
+import importlib
 import itertools
 import json
 import os
 import queue
+import selectors
 import signal
 import subprocess
 import threading
 import time
+from pathlib import Path
 from typing import Any, Protocol
 
 from . import protocol
-from .protocol import PROTOCOL_VERSION
+from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION
 
+DEFAULT_TIMEOUT = 5.0
+"""Seconds an engine has to answer one request (``--engine-timeout``)."""
 STDERR_LINES = 20
 """How many of the engine's last stderr lines an error message quotes."""
+STDERR_LINE_LIMIT = 300
+"""Longest stderr line quoted (characters): one 100 MB line must not become a 100 MB message."""
+QUOTE_LIMIT = 500
+"""Longest stretch of an engine reply quoted in an error message (characters)."""
 MAX_FAILED_STARTS = 3
+"""After this many failed starts in a row, calls fail at once with the last reason."""
 MAX_CONSECUTIVE_TIMEOUTS = 3
 """After this many timeouts in a row on one method, its further calls error at once: an engine
 that hangs must not cost the run a full timeout per case."""
-"""After this many failed starts in a row, calls fail at once with the last reason."""
-QUOTE_LIMIT = 500
-"""Longest stretch of an engine reply quoted in an error message."""
+STOP_GRACE = 0.5
+"""Seconds an engine has to exit after ``shutdown`` and the end of its stdin before it is killed."""
+WATCH_INTERVAL = 0.05
+"""How often the in-process watchdog looks at the clock (the most a timeout can overshoot)."""
+
+
+# --- errors -------------------------------------------------------------------------------------
 
 
 class EngineError(Exception):
     """The engine failed to answer properly: the case is errored, not failed.
 
-    The message says what went wrong, quotes the reply (if any) and the last lines of stderr.
+    ``reason`` is one line saying what went wrong; ``str()`` adds the reply (cut to QUOTE_LIMIT)
+    and the last lines of the engine's stderr (each cut to STDERR_LINE_LIMIT) below it.
     """
 
     def __init__(self, message: str, reply: str | None = None, stderr: str = "") -> None:
@@ -48,6 +65,26 @@ class EngineError(Exception):
         self.reason = message
         self.reply = reply
         self.stderr = stderr
+
+
+class StartupFailed(EngineError):
+    """The engine could not be started, imported or initialised (or has failed to too often)."""
+
+
+class EngineCrashed(EngineError):
+    """The engine exited, closed its stdout or raised, instead of answering."""
+
+
+class EngineTimeout(EngineError):
+    """No reply within the timeout (or the method was given up after too many timeouts)."""
+
+
+class BadReply(EngineError):
+    """A reply that breaks the protocol: not UTF-8, too long, not JSON, wrong id, bad result."""
+
+
+class ErrorReply(EngineError):
+    """The engine answered the request with a JSON-RPC error."""
 
 
 def _quote(text: str) -> str:
@@ -64,16 +101,26 @@ def _indent(text: str) -> str:
 class _TransportError(Exception):
     """The transport could not deliver a reply; ``restart`` says the engine must be restarted."""
 
-    def __init__(self, message: str, *, restart: bool = True, timed_out: bool = False) -> None:
+    def __init__(self, kind: type[EngineError], message: str, *, restart: bool = True) -> None:
         super().__init__(message)
+        self.kind = kind
         self.restart = restart
-        self.timed_out = timed_out
+
+
+# --- transports ---------------------------------------------------------------------------------
+
+
+class LineServer(Protocol):
+    """An in-process engine: one request line in, one reply line out (``sdk.Server`` is one)."""
+
+    def handle_line(self, line: str) -> str: ...
 
 
 class _Transport(Protocol):
     """Carries one request line to the engine and brings back one reply line."""
 
     description: str
+    exits: list[str]
 
     def start(self) -> None: ...
     def exchange(self, line: str, timeout: float) -> str: ...
@@ -81,49 +128,261 @@ class _Transport(Protocol):
     def stop(self, timeout: float) -> None: ...
 
 
-class _InProcess:
-    """The reference engine's server called directly: same lines, no pipe."""
+class _Interrupted(BaseException):
+    """Raised inside an in-process call that overran its timeout (not an Exception, so an
+    engine's ``except Exception`` cannot swallow it)."""
 
-    description = "reference engine (in-process)"
+
+def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
+    """Raise ``exc`` in thread ``thread_id`` at its next bytecode (None: cancel a pending one)."""
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc is not None else None
+    )
+
+
+class _Worker:
+    """A thread running in-process calls for a caller that may stop waiting for it."""
 
     def __init__(self) -> None:
-        from .reference import server
+        self.jobs: queue.SimpleQueue[tuple[LineServer, str] | None] = queue.SimpleQueue()
+        self.results: queue.SimpleQueue[tuple[bool, str | BaseException]] = queue.SimpleQueue()
+        threading.Thread(target=self._run, daemon=True, name="pinochle-engine-call").start()
 
-        self._server = server()
+    def _run(self) -> None:
+        while (job := self.jobs.get()) is not None:
+            server, line = job
+            try:
+                self.results.put((True, server.handle_line(line)))
+            except BaseException as e:  # handed to the caller, which words it
+                self.results.put((False, e))
+
+
+class _InProcess:
+    """A ``LineServer`` called directly: the same lines as a subprocess, no pipe, same timeout.
+
+    Trusted servers (the suite's own reference engine) run in the caller's thread and a watchdog
+    thread interrupts a call that overruns (an exception raised at its next Python bytecode): no
+    thread hand-off per call. Untrusted ones run in a worker thread the caller stops waiting for.
+    Neither can kill a thread: a trusted call stuck outside Python bytecode (in C code) cannot be
+    interrupted, and an untrusted call that overran keeps its worker thread (and a CPU share) until
+    it returns; a fresh worker serves the next call. Run untrusted code as a subprocess engine.
+    """
+
+    def __init__(self, server: LineServer, *, trusted: bool) -> None:
+        self._server = server
+        self._trusted = trusted and hasattr(ctypes, "pythonapi")
+        name = getattr(server, "name", None)
+        self.description = (
+            f"{name if isinstance(name, str) else type(server).__name__} (in-process)"
+        )
+        self.exits: list[str] = []
+        self._worker: _Worker | None = None
+        self._lock = threading.Lock()
+        self._deadline: float | None = None
+        self._caller = 0
+        self._fired = False
+        self._watching = False
+        self._generation = 0
 
     def start(self) -> None:
-        """Nothing to start."""
+        """Nothing to start: the server object lives as long as this transport."""
 
     def exchange(self, line: str, timeout: float) -> str:
-        return self._server.handle_line(line)
+        if self._trusted:
+            return self._call_watched(line, timeout)
+        return self._call_in_worker(line, timeout)
+
+    def _call_in_worker(self, line: str, timeout: float) -> str:
+        if self._worker is None:
+            self._worker = _Worker()
+        worker = self._worker
+        worker.jobs.put((self._server, line))
+        try:
+            ok, value = worker.results.get(timeout=timeout)
+        except queue.Empty:
+            worker.jobs.put(None)  # it retires once the overrunning call returns
+            self._worker = None
+            raise _TransportError(
+                EngineTimeout,
+                f"no reply within {timeout:g} s (the in-process call was abandoned; its thread "
+                "runs on until the call returns)",
+            ) from None
+        return self._checked(ok, value)
+
+    def _call_watched(self, line: str, timeout: float) -> str:
+        with self._lock:
+            self._deadline = time.monotonic() + timeout
+            self._caller = threading.get_ident()
+            self._fired = False
+        self._ensure_watchdog()
+        try:
+            try:
+                reply = self._server.handle_line(line)
+            finally:
+                late = self._disarm()
+        except _Interrupted:
+            self._disarm()
+            late = True
+        except Exception as e:
+            return self._checked(False, e)
+        if late:
+            raise _TransportError(
+                EngineTimeout, f"no reply within {timeout:g} s (the in-process call was stopped)"
+            )
+        return reply
+
+    def _disarm(self) -> bool:
+        """End the watch over the current call; True if it overran its deadline."""
+        with self._lock:
+            self._deadline = None
+            fired, self._fired = self._fired, False
+            if fired:
+                _set_async_exc(self._caller, None)  # one not yet delivered must never be
+        return fired
+
+    def _ensure_watchdog(self) -> None:
+        if not self._watching:
+            self._watching = True
+            self._generation += 1
+            threading.Thread(
+                target=self._watch, args=(self._generation,), daemon=True, name="pinochle-watchdog"
+            ).start()
+
+    def _watch(self, generation: int) -> None:
+        # Polls rather than being woken per call: waking a thread costs more than a meld answer.
+        while self._watching and self._generation == generation:
+            time.sleep(WATCH_INTERVAL)
+            with self._lock:
+                deadline = self._deadline
+                if deadline is not None and not self._fired and time.monotonic() >= deadline:
+                    self._fired = True
+                    _set_async_exc(self._caller, _Interrupted)
+
+    @staticmethod
+    def _checked(ok: bool, value: str | BaseException) -> str:
+        if isinstance(value, BaseException) or not ok:
+            summary = f"{type(value).__name__}: {value}".splitlines()[0][:300]
+            raise _TransportError(
+                EngineCrashed, f"the in-process server raised {summary}", restart=False
+            )
+        if not isinstance(value, str):
+            raise _TransportError(
+                BadReply, f"the in-process server returned {type(value).__name__}, not a line"
+            )
+        return value
 
     def stderr_tail(self) -> str:
         return ""
 
     def stop(self, timeout: float) -> None:
-        """Nothing to stop."""
+        """Retire the worker and the watchdog (threads still in a call end when it returns)."""
+        self._watching = False
+        if self._worker is not None:
+            self._worker.jobs.put(None)
+            self._worker = None
 
 
-_EOF = object()
+class _StderrRing:
+    """The last STDERR_LINES lines of stderr, each cut to STDERR_LINE_LIMIT characters."""
+
+    def __init__(self) -> None:
+        self.lines: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._partial = bytearray()
+        self._dropped = 0
+
+    def feed(self, chunk: bytes) -> None:
+        parts = chunk.split(b"\n")
+        if len(parts) > STDERR_LINES + 1:  # earlier lines would scroll out anyway
+            self._partial.clear()
+            self._dropped = 0
+            parts = parts[-(STDERR_LINES + 1) :]
+        for i, part in enumerate(parts):
+            room = 4 * STDERR_LINE_LIMIT - len(self._partial)  # UTF-8 bytes for the characters
+            self._partial += part[: max(room, 0)]
+            self._dropped += max(len(part) - max(room, 0), 0)
+            if i < len(parts) - 1:
+                self.lines.append(self._text())
+                self._partial.clear()
+                self._dropped = 0
+
+    def _text(self) -> str:
+        text = self._partial.decode("utf-8", errors="replace").rstrip("\r")
+        extra = len(text) - STDERR_LINE_LIMIT
+        if extra > 0 or self._dropped:
+            more = max(extra, 0) + self._dropped
+            text = f"{text[:STDERR_LINE_LIMIT]}... ({more} more characters or bytes)"
+        return text
+
+    def tail(self) -> str:
+        lines = list(self.lines)
+        if self._partial:
+            lines.append(self._text())
+        return "\n".join(lines)
+
+
+def _describe_status(code: int) -> str:
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"the engine was killed by signal {signal.Signals(-code).name}"
+    return f"the engine exited with status {code}"
+
+
+def _pipe_writers(inodes: set[int]) -> set[int]:
+    """Other processes holding the write end of one of these pipes (Linux ``/proc``; else none).
+
+    An engine's child that left its process group (``setsid``) but kept stdout open is found
+    this way: ``killpg`` cannot reach it, and it would keep the pipe open for ever.
+    """
+    found: set[int] = set()
+    proc = Path("/proc")
+    if not inodes or not proc.is_dir():
+        return found
+    me = os.getpid()
+    targets = {f"pipe:[{ino}]" for ino in inodes}
+    for entry in proc.iterdir():
+        if not entry.name.isdigit() or int(entry.name) == me:
+            continue
+        with contextlib.suppress(OSError):
+            for fd in (entry / "fd").iterdir():
+                with contextlib.suppress(OSError):
+                    if os.readlink(fd) in targets and _is_write_end(entry / "fdinfo" / fd.name):
+                        found.add(int(entry.name))
+                        break
+    return found
+
+
+def _is_write_end(fdinfo: Path) -> bool:
+    for line in fdinfo.read_text().splitlines():
+        if line.startswith("flags:"):
+            return int(line.split()[1], 8) & os.O_ACCMODE == os.O_WRONLY
+    return False
 
 
 class _Subprocess:
     """An engine started from a shell command line, kept running between calls.
 
-    A reader thread moves stdout lines into a queue (so a read can time out) and another drains
-    stderr into a ring of the last lines (so the engine never blocks on a full pipe).
+    One thread does all the I/O with a selector over stdin, stdout, stderr and a pidfd (an fd that
+    becomes readable when the engine exits): nothing ever blocks on a pipe, stderr is drained
+    while waiting (so the engine never blocks on a full pipe), and an exit is seen at once even
+    when an orphaned child keeps stdout open. The engine runs in its own process group.
     """
 
     def __init__(self, command: str) -> None:
         self.command = command
         self.description = f"engine {command!r}"
+        self.exits: list[str] = []
         self._proc: subprocess.Popen[bytes] | None = None
-        self._lines: queue.Queue[object] = queue.Queue()
-        self._stderr: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
+        self._selector: selectors.BaseSelector | None = None
+        self._pidfd = -1
+        self._buffer = bytearray()
+        self._stderr = _StderrRing()
+        self._inodes: set[int] = set()
+        self._exit_note: str | None = None
 
     def start(self) -> None:
-        self._lines = queue.Queue()
-        self._stderr = collections.deque(maxlen=STDERR_LINES)
+        self._buffer = bytearray()
+        self._stderr = _StderrRing()
+        self._exit_note = None
         try:
             proc = subprocess.Popen(
                 self.command,
@@ -131,128 +390,241 @@ class _Subprocess:
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
+                bufsize=0,
                 start_new_session=os.name == "posix",
             )
         except OSError as e:
-            raise _TransportError(f"cannot start: {e}") from None
+            raise _TransportError(StartupFailed, f"cannot start: {e}") from None
         self._proc = proc
-        assert proc.stdout is not None and proc.stderr is not None
-        threading.Thread(target=self._read_stdout, args=(proc, self._lines), daemon=True).start()
-        threading.Thread(target=self._read_stderr, args=(proc, self._stderr), daemon=True).start()
+        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+        selector = selectors.DefaultSelector()
+        for stream in (proc.stdin, proc.stdout, proc.stderr):
+            os.set_blocking(stream.fileno(), False)
+        selector.register(proc.stdout.fileno(), selectors.EVENT_READ, "stdout")
+        selector.register(proc.stderr.fileno(), selectors.EVENT_READ, "stderr")
+        self._inodes = {os.fstat(s.fileno()).st_ino for s in (proc.stdout, proc.stderr)}
+        self._pidfd = -1
+        with contextlib.suppress(AttributeError, OSError):  # Linux >= 5.3 only
+            self._pidfd = os.pidfd_open(proc.pid)
+            selector.register(self._pidfd, selectors.EVENT_READ, "exit")
+        self._selector = selector
+
+    def _take_line(self) -> str | None:
+        """The next whole non-blank line from the stdout buffer, or None."""
+        while (end := self._buffer.find(b"\n")) >= 0:
+            raw = bytes(self._buffer[:end])
+            del self._buffer[: end + 1]
+            if len(raw) > MAX_LINE_BYTES:
+                raise _TransportError(BadReply, self._too_long(len(raw)))
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError:
+                raise _TransportError(BadReply, f"the reply is not UTF-8: {raw[:200]!r}") from None
+            if text.strip():
+                return text.rstrip("\r")
+        if len(self._buffer) > MAX_LINE_BYTES:
+            raise _TransportError(BadReply, self._too_long(len(self._buffer)))
+        return None
 
     @staticmethod
-    def _read_stdout(proc: subprocess.Popen[bytes], lines: queue.Queue[object]) -> None:
-        assert proc.stdout is not None
-        with contextlib.suppress(Exception):
-            for raw in proc.stdout:
-                lines.put(raw)
-        lines.put(_EOF)
+    def _too_long(size: int) -> str:
+        return f"the reply line is over {MAX_LINE_BYTES} bytes ({size} bytes read)"
 
-    @staticmethod
-    def _read_stderr(proc: subprocess.Popen[bytes], ring: collections.deque[str]) -> None:
-        assert proc.stderr is not None
-        with contextlib.suppress(Exception):
-            for raw in proc.stderr:
-                ring.append(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+    def _pump(self, wait: float, pending: memoryview | None) -> tuple[bool, memoryview | None]:
+        """One round of I/O for at most ``wait`` seconds; returns (engine exited, unsent bytes)."""
+        proc, selector = self._proc, self._selector
+        assert proc is not None and proc.stdin is not None and selector is not None
+        exited = False
+        events = selector.select(wait if self._pidfd >= 0 else min(wait, WATCH_INTERVAL))
+        for key, _ in events:
+            if key.data == "stdin" and pending is not None:
+                try:
+                    pending = pending[os.write(proc.stdin.fileno(), pending) :]
+                except BlockingIOError:
+                    pass
+                except OSError:
+                    raise _TransportError(
+                        EngineCrashed, f"cannot send the request: {self._note_exit()}"
+                    ) from None
+                if not pending:
+                    selector.unregister(proc.stdin.fileno())
+                    pending = None
+            elif key.data in ("stdout", "stderr"):
+                try:
+                    chunk = os.read(key.fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    selector.unregister(key.fd)
+                    exited = exited or key.data == "stdout"
+                elif key.data == "stdout":
+                    self._buffer += chunk
+                else:
+                    self._stderr.feed(chunk)
+            elif key.data == "exit":
+                exited = True
+        if self._pidfd < 0 and proc.poll() is not None:
+            exited = True
+        return exited, pending
 
-    def _exit_note(self) -> str:
+    def exchange(self, line: str, timeout: float) -> str:
+        proc, selector = self._proc, self._selector
+        if proc is None or proc.stdin is None or selector is None:
+            raise _TransportError(EngineCrashed, "the engine is not running")
+        deadline = time.monotonic() + timeout
+        data = memoryview(line.encode("utf-8") + b"\n")
+        try:
+            pending: memoryview | None = data[os.write(proc.stdin.fileno(), data) :]
+        except BlockingIOError:
+            pending = data
+        except OSError:
+            raise _TransportError(
+                EngineCrashed, f"cannot send the request: {self._note_exit()}"
+            ) from None
+        if pending:
+            selector.register(proc.stdin.fileno(), selectors.EVENT_WRITE, "stdin")
+        else:
+            pending = None
+        while True:
+            reply = self._take_line()
+            if reply is not None:
+                if pending is not None:
+                    selector.unregister(proc.stdin.fileno())
+                return reply
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                self.kill("a timeout")
+                raise _TransportError(
+                    EngineTimeout,
+                    f"no reply within {timeout:g} s (the engine was killed; it is restarted "
+                    "for the next call)",
+                )
+            exited, pending = self._pump(remaining, pending)
+            if exited:
+                self._drain(0.05)  # a reply written just before exiting still counts
+                reply = self._take_line()
+                if reply is not None:
+                    return reply
+                raise _TransportError(EngineCrashed, f"no reply: {self._note_exit()}")
+
+    def _drain(self, seconds: float) -> None:
+        """Read what stdout and stderr still hold, for at most ``seconds``."""
+        selector = self._selector
+        if selector is None:
+            return
+        end = time.monotonic() + seconds
+        while (left := end - time.monotonic()) > 0:
+            events = [k for k, _ in selector.select(left) if k.data in ("stdout", "stderr")]
+            if not events:
+                return
+            for key in events:
+                try:
+                    chunk = os.read(key.fd, 1 << 16)
+                except BlockingIOError:
+                    continue
+                if not chunk:
+                    selector.unregister(key.fd)
+                elif key.data == "stdout":
+                    if len(self._buffer) <= MAX_LINE_BYTES:
+                        self._buffer += chunk
+                else:
+                    self._stderr.feed(chunk)
+
+    def _note_exit(self) -> str:
+        """How the engine ended (waiting briefly for its status), recorded in ``exits``."""
         proc = self._proc
         if proc is None:
             return "the engine is not running"
-        # The pipe closes a moment before the process is reaped; wait briefly for the status.
+        if self._exit_note is not None:
+            return self._exit_note
         with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=0.5)
+            proc.wait(timeout=0.2)
         code = proc.poll()
         if code is None:
-            return "the engine closed its stdout"
-        if code < 0:
-            with contextlib.suppress(ValueError):
-                return f"the engine was killed by signal {signal.Signals(-code).name}"
-        return f"the engine exited with status {code}"
-
-    def exchange(self, line: str, timeout: float) -> str:
-        proc = self._proc
-        if proc is None or proc.stdin is None:
-            raise _TransportError("the engine is not running")
-        try:
-            proc.stdin.write(line.encode("utf-8") + b"\n")
-            proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError):
-            raise _TransportError(f"cannot send the request: {self._exit_note()}") from None
-        deadline = time.monotonic() + timeout
-        while True:
-            remaining = deadline - time.monotonic()
-            try:
-                item = self._lines.get(timeout=max(remaining, 0.0))
-            except queue.Empty:
-                self.kill()
-                raise _TransportError(
-                    f"no reply within {timeout:g} s (the engine was killed; it is restarted "
-                    "for the next call)",
-                    timed_out=True,
-                ) from None
-            if item is _EOF:
-                raise _TransportError(f"no reply: {self._exit_note()}")
-            assert isinstance(item, bytes)
-            try:
-                text = item.decode("utf-8")
-            except UnicodeDecodeError:
-                raise _TransportError(f"the reply is not UTF-8: {item[:200]!r}") from None
-            if text.strip():
-                return text.rstrip("\r\n")
+            return "the engine closed its stdout but is still running"
+        self._exit_note = _describe_status(code)
+        self.exits.append(self._exit_note)
+        return self._exit_note
 
     def stderr_tail(self) -> str:
         if self._proc is not None and self._proc.poll() is not None:
-            time.sleep(0.05)  # the stderr thread may still be catching up with a dead engine
-        return "\n".join(list(self._stderr))
+            self._drain(0.05)  # catch up with what a dead engine wrote last
+        return self._stderr.tail()
 
-    def kill(self) -> None:
-        proc = self._proc
-        if proc is None or proc.poll() is not None:
-            return
-        with contextlib.suppress(OSError):
-            if os.name == "posix":
-                os.killpg(proc.pid, signal.SIGKILL)
-            else:
-                proc.kill()
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=2)
-
-    def stop(self, timeout: float) -> None:
+    def kill(self, why: str) -> None:
+        """Kill the engine, its process group and any process still holding its output pipes."""
         proc = self._proc
         if proc is None:
             return
-        with contextlib.suppress(OSError, ValueError):
-            if proc.stdin is not None:
-                proc.stdin.close()
-        try:
-            proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            self.kill()
-        # Kill what the shell may have left behind in the engine's process group.
+        # The group first, while the engine (alive or a zombie) still holds its id.
         with contextlib.suppress(OSError):
             if os.name == "posix":
                 os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(OSError):
+            proc.kill()
+        for pid in _pipe_writers(self._inodes):
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=2)
+        if self._exit_note is None and proc.returncode is not None:
+            self._exit_note = _describe_status(proc.returncode)
+            if proc.returncode == -signal.SIGKILL:
+                self._exit_note += f" (after {why})"
+            self.exits.append(self._exit_note)
+
+    def stop(self, timeout: float) -> None:
+        """Close stdin, give the engine ``timeout`` seconds to exit, then kill what is left."""
+        proc = self._proc
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            if proc.stdin is not None:
+                if self._selector is not None:
+                    with contextlib.suppress(KeyError, ValueError):
+                        self._selector.unregister(proc.stdin.fileno())
+                proc.stdin.close()  # nothing else uses it: this never blocks
+        end = time.monotonic() + timeout
+        while proc.poll() is None and (left := end - time.monotonic()) > 0:
+            # Drain while waiting: an engine blocked writing to a full pipe cannot exit.
+            self._drain(min(left, WATCH_INTERVAL))
+        if self._exit_note is None and proc.returncode is not None:
+            self._exit_note = _describe_status(proc.returncode)
+            self.exits.append(self._exit_note)
+        self.kill("not exiting when told")
+        if self._selector is not None:
+            self._selector.close()
+            self._selector = None
         for stream in (proc.stdout, proc.stderr):
-            with contextlib.suppress(OSError, ValueError):
+            with contextlib.suppress(OSError):
                 if stream is not None:
                     stream.close()
+        if self._pidfd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = -1
         self._proc = None
+
+
+# --- the engine ---------------------------------------------------------------------------------
 
 
 class Engine:
     """A running engine: ``call`` a protocol method, ask why a case would be skipped, close.
 
-    ``info`` is the ``initialize`` result (empty when the engine could not be initialised; then
+    ``info`` is the ``initialize`` result (None when the engine could not be initialised; then
     every call raises EngineError with the reason). A dead or killed engine is restarted, and
-    ``initialize`` replayed, before the next call.
+    ``initialize`` replayed, before the next call. ``exits`` lists how each engine process ended.
     """
 
-    def __init__(self, transport: _Transport, *, timeout: float, validate: bool) -> None:
+    def __init__(
+        self, transport: _Transport, *, timeout: float, validate: bool, check_results: bool
+    ) -> None:
         self._transport = transport
         self.timeout = timeout
         self.validate = validate
-        self.info: dict[str, Any] = {}
+        self.check_results = check_results or validate
+        self.info: dict[str, Any] | None = None
         self._ids = itertools.count(1)
         self._running = False
         self._failed_starts = 0
@@ -272,8 +644,13 @@ class Engine:
         """Why the engine could not be started or initialised (None when it is running)."""
         return self._start_error
 
-    def _fail(self, message: str, reply: str | None = None) -> EngineError:
-        return EngineError(f"{self.description}: {message}", reply, self._transport.stderr_tail())
+    @property
+    def exits(self) -> list[str]:
+        """How each engine process ended, in order (``the engine exited with status 3``)."""
+        return list(self._transport.exits)
+
+    def _fail(self, kind: type[EngineError], message: str, reply: str | None = None) -> EngineError:
+        return kind(f"{self.description}: {message}", reply, self._transport.stderr_tail())
 
     def _ensure_started(self) -> None:
         if self._closed:
@@ -281,7 +658,7 @@ class Engine:
         if self._running:
             return
         if self._failed_starts >= MAX_FAILED_STARTS:
-            raise EngineError(
+            raise StartupFailed(
                 f"{self.description}: failed to start {self._failed_starts} times; giving up: "
                 f"{self._start_error}"
             )
@@ -291,17 +668,18 @@ class Engine:
             info = self._exchange("initialize", {"protocol": PROTOCOL_VERSION})
             if info.get("protocol") != PROTOCOL_VERSION:
                 raise self._fail(
+                    StartupFailed,
                     f"initialize: the engine speaks protocol {info.get('protocol')!r}, "
-                    f"the suite speaks {PROTOCOL_VERSION}"
+                    f"the suite speaks {PROTOCOL_VERSION}",
                 )
         except (EngineError, _TransportError) as e:
             self._failed_starts += 1
+            stderr = e.stderr if isinstance(e, EngineError) else self._transport.stderr_tail()
             self._stop_quietly()
             reason = e.reason if isinstance(e, EngineError) else str(e)
             reason = reason.removeprefix(f"{self.description}: ")
             self._start_error = reason
-            stderr = e.stderr if isinstance(e, EngineError) else self._transport.stderr_tail()
-            raise EngineError(
+            raise StartupFailed(
                 f"{self.description}: cannot start and initialise it: {reason}", None, stderr
             ) from None
         self.info = info
@@ -311,7 +689,7 @@ class Engine:
     def _stop_quietly(self) -> None:
         self._running = False
         with contextlib.suppress(Exception):
-            self._transport.stop(0.5)
+            self._transport.stop(STOP_GRACE)
 
     def _exchange(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         request_id = next(self._ids)
@@ -327,9 +705,9 @@ class Engine:
             tail = self._transport.stderr_tail()
             if e.restart:
                 self._stop_quietly()
-            if e.timed_out:
+            if e.kind is EngineTimeout:
                 self._timeouts[method] = self._timeouts.get(method, 0) + 1
-            raise EngineError(f"{self.description}: {method}: {e}", None, tail) from None
+            raise e.kind(f"{self.description}: {method}: {e}", None, tail) from None
         self._timeouts[method] = 0
         return self._parse_reply(method, request_id, reply)
 
@@ -338,42 +716,53 @@ class Engine:
             message = json.loads(reply)
         except ValueError:
             self._stop_quietly()  # out of step with the engine: start afresh next time
-            raise self._fail(f"{method}: the reply is not JSON", reply) from None
-        problem = protocol.schema_error(message, "response.json", "reply")
-        if problem is not None:
+            raise self._fail(BadReply, f"{method}: the reply is not JSON", reply) from None
+        except RecursionError:  # the line was read whole: the stream is still in step
+            raise self._fail(
+                BadReply, f"{method}: the reply is nested too deeply to decode", reply
+            ) from None
+        if not protocol.is_valid(message, "response.json"):
+            problem = protocol.schema_error(message, "response.json", "reply")
             self._stop_quietly()
             raise self._fail(
-                f"{method}: the reply is not a JSON-RPC 2.0 response: {problem}", reply
+                BadReply, f"{method}: the reply is not a JSON-RPC 2.0 response: {problem}", reply
             )
         if message["id"] != request_id:
             self._stop_quietly()
             raise self._fail(
-                f"{method}: the reply has id {message['id']!r}, the request had id {request_id}",
+                BadReply,
+                f"{method}: the reply has id {protocol.shorten(repr(message['id']))}, "
+                f"the request had id {request_id}",
                 reply,
             )
         if "error" in message:
             error = message["error"]
             name = protocol.ERROR_NAMES.get(error["code"], "error")
             raise self._fail(
+                ErrorReply,
                 f"{method}: the engine answered with an error {error['code']} ({name}): "
-                f"{error['message']}",
+                f"{protocol.shorten(str(error['message']))}",
                 reply,
             )
         result = message["result"]
-        problem = protocol.check_result(method, result)
-        if problem is not None:
-            raise self._fail(f"{method}: the result fails the protocol schema: {problem}", reply)
+        if self.check_results or method == "initialize":
+            problem = protocol.check_result(method, result)
+            if problem is not None:
+                raise self._fail(
+                    BadReply, f"{method}: the result fails the protocol schema: {problem}", reply
+                )
         if method == "shutdown":
             return {}
-        assert isinstance(result, dict)
+        if not isinstance(result, dict):
+            raise self._fail(BadReply, f"{method}: the result is not an object", reply)
         return result
 
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """The engine's result for one protocol method; raises EngineError if it fails to answer."""
-        if method not in protocol.METHODS or method in ("initialize", "shutdown"):
+        if method not in protocol.RULE_METHODS:
             raise ValueError(f"not a rule method of the protocol: {method!r}")
         if self._timeouts.get(method, 0) >= MAX_CONSECUTIVE_TIMEOUTS:
-            raise EngineError(
+            raise EngineTimeout(
                 f"{self.description}: {method}: given up after {MAX_CONSECUTIVE_TIMEOUTS} "
                 f"timeouts in a row ({self.timeout:g} s each); further {method} calls are "
                 "errored at once (raise --engine-timeout if the engine is only slow)"
@@ -400,14 +789,19 @@ class Engine:
         return None
 
     def close(self) -> None:
-        """Ask the engine to shut down, then stop it (killing it if it does not exit)."""
+        """Ask the engine to shut down, then stop it (killing it if it does not exit); never raises.
+
+        The engine is stopped whatever the ``shutdown`` exchange does.
+        """
         if self._closed:
             return
-        if self._running:
-            with contextlib.suppress(EngineError):
-                self._exchange("shutdown", {})
         self._closed = True
-        self._stop_quietly()
+        try:
+            if self._running:
+                with contextlib.suppress(Exception):
+                    self._exchange("shutdown", {})
+        finally:
+            self._stop_quietly()
 
     def __enter__(self) -> Engine:
         return self
@@ -416,18 +810,68 @@ class Engine:
         self.close()
 
 
-def open_engine(
-    command: str | None = None, *, timeout: float = 5.0, validate: bool = False
-) -> Engine:
-    """Open an engine: None or ``"reference"`` is the reference engine in-process; anything else
-    is a shell command line started as a subprocess speaking the protocol on stdin/stdout.
+# --- opening engines ----------------------------------------------------------------------------
 
-    ``timeout`` bounds each request (seconds). Results are always checked against the method's
+
+def open_engine(
+    command: str | None, *, timeout: float = DEFAULT_TIMEOUT, validate: bool = False
+) -> Engine:
+    """An engine started from a shell command line, speaking the protocol on stdin/stdout.
+
+    ``timeout`` bounds each request (seconds). Every result is checked against the method's
     schema; ``validate=True`` also checks every request the suite sends.
+
+    Transitional: None or ``"reference"`` still opens ``adapters.reference:server`` in-process
+    (by name); callers should use ``open_in_process(load_server(...))``.
     """
-    transport: _Transport
     if command is None or command.strip() == "reference":
-        transport = _InProcess()
-    else:
-        transport = _Subprocess(command)
-    return Engine(transport, timeout=timeout, validate=validate)
+        server = load_server("adapters.reference:server")
+        return open_in_process(server, timeout=timeout, validate=validate, trusted=True)
+    return Engine(_Subprocess(command), timeout=timeout, validate=validate, check_results=True)
+
+
+def open_in_process(
+    server: LineServer,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    validate: bool = False,
+    trusted: bool = False,
+) -> Engine:
+    """An engine answering in this process through ``server.handle_line``: the same lines as a
+    subprocess, with the same timeout (see ``_InProcess`` for what a timeout can and cannot stop).
+
+    ``trusted`` is for the suite's own reference engine: its results are not re-checked against
+    the result schemas (``validate=True`` checks everything anyway) and its calls run in the
+    caller's thread under a watchdog. Any other server's results are checked, as a subprocess's.
+    """
+    transport = _InProcess(server, trusted=trusted)
+    return Engine(transport, timeout=timeout, validate=validate, check_results=not trusted)
+
+
+def load_server(target: str) -> LineServer:
+    """The ``LineServer`` a ``"package.module:factory"`` name gives (factory called with no args).
+
+    Raises StartupFailed, saying why, when the name is malformed, the module cannot be imported,
+    the factory is missing or fails, or what it returns has no ``handle_line``.
+    """
+    module_name, sep, attr = target.partition(":")
+    if not sep or not module_name or not attr:
+        raise StartupFailed(f"{target!r}: an in-process engine is named 'package.module:factory'")
+    try:
+        module = importlib.import_module(module_name)
+    except Exception as e:
+        raise StartupFailed(
+            f"{target!r}: cannot import {module_name}: {type(e).__name__}: {e}"
+        ) from None
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise StartupFailed(f"{target!r}: {module_name} has no callable {attr}")
+    try:
+        server = factory()
+    except Exception as e:
+        summary = f"{type(e).__name__}: {e}".splitlines()[0][:300]
+        raise StartupFailed(f"{target!r}: {attr}() failed: {summary}") from None
+    if not callable(getattr(server, "handle_line", None)):
+        raise StartupFailed(f"{target!r}: {attr}() gave {type(server).__name__}, no handle_line")
+    line_server: LineServer = server
+    return line_server

@@ -1,7 +1,7 @@
-"""Build a protocol server from any object whose methods are named after protocol methods.
+"""The server SDK: a protocol server around any object with methods named after protocol methods.
 
-The server does the framing, ``initialize``/``shutdown``, params checking and JSON-RPC errors, so an
-engine author writes only the rules: ``def meld(self, params: dict) -> dict``. See spec/protocol.md.
+Decides framing, ``initialize``/``shutdown``, params checks and JSON-RPC errors so an engine author
+writes only the rules (``def meld(self, params: dict) -> dict``); no request line can take it down.
 """
 
 from __future__ import annotations
@@ -18,11 +18,16 @@ from .protocol import (
     INTERNAL_ERROR,
     INVALID_PARAMS,
     INVALID_REQUEST,
+    MAX_LINE_BYTES,
     METHOD_NOT_FOUND,
     PARSE_ERROR,
     PROTOCOL_VERSION,
     RULE_METHODS,
+    shorten,
 )
+
+ERROR_LIMIT = 500
+"""Longest error message the server sends (characters): a 10 MB bad value is not echoed back."""
 
 VariantsDecl = Mapping[str, Mapping[str, Sequence[str]]] | Sequence[Mapping[str, Any]]
 """Declared variants: ``{id: {option: [values]}}`` or the initialize shape ``[{id, options}]``."""
@@ -30,6 +35,32 @@ VariantsDecl = Mapping[str, Mapping[str, Sequence[str]]] | Sequence[Mapping[str,
 
 class InvalidParams(ValueError):
     """Raise from an engine method to answer -32602 with this message."""
+
+
+def _is_text(value: str) -> bool:
+    """Whether ``value`` is encodable as UTF-8 (it holds no lone surrogate)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _line(reply: dict[str, Any]) -> bytes:
+    """One reply as one UTF-8 line (no newline); raises if it is not JSON or not text."""
+    return protocol.encode(reply).encode("utf-8")
+
+
+def _error(request_id: int | str | None, code: int, message: str) -> bytes:
+    """An error reply line; the message is cut to ERROR_LIMIT and made encodable."""
+    text = shorten(message, ERROR_LIMIT).encode("utf-8", errors="backslashreplace")
+    return _line(protocol.error_response(request_id, code, text.decode("utf-8")))
+
+
+def _summary(prefix: str, error: BaseException) -> str:
+    """``prefix: Type: first line of the message``, at most 300 characters: never a traceback."""
+    lines = f"{type(error).__name__}: {error}".splitlines() or [type(error).__name__]
+    return f"{prefix}: {lines[0][:300]}"
 
 
 def _normalise_variants(declared: VariantsDecl) -> list[dict[str, Any]]:
@@ -102,37 +133,68 @@ class Server:
         }
 
     def handle_line(self, line: str) -> str:
-        """Answer one request line with one reply line (without the newline)."""
-        return protocol.encode(self.handle_message(line))
+        """Answer one request line with one reply line (without the newline); never raises."""
+        return self.handle_bytes_line(line).decode("utf-8")
+
+    def handle_bytes_line(self, line: str) -> bytes:
+        """The reply to one request line as UTF-8 bytes (encoded once); never raises."""
+        try:
+            return self._answer(line)
+        except Exception as e:  # a fault of the SDK itself must not take the server down
+            self._log_traceback()
+            return _line(
+                protocol.error_response(None, INTERNAL_ERROR, _summary("internal error", e))
+            )
 
     def handle_message(self, line: str) -> dict[str, Any]:
-        """Answer one request line with the reply object."""
+        """Answer one request line with the reply object (decoded from the reply line)."""
+        reply: dict[str, Any] = json.loads(self.handle_bytes_line(line))
+        return reply
+
+    def _answer(self, line: str) -> bytes:
+        size = len(line)
+        if size > MAX_LINE_BYTES // 4:  # only then can its UTF-8 length pass the limit
+            size = len(line.encode("utf-8", errors="surrogatepass"))
+        if size > MAX_LINE_BYTES:
+            return _error(
+                None,
+                INVALID_REQUEST,
+                f"invalid request: the line is {size} bytes long; the limit is "
+                f"{MAX_LINE_BYTES} bytes",
+            )
         try:
             message = json.loads(line)
         except ValueError as e:
-            return protocol.error_response(None, PARSE_ERROR, f"parse error: not JSON: {e}")
+            return _error(None, PARSE_ERROR, f"parse error: not JSON: {e}")
+        except RecursionError:
+            return _error(None, PARSE_ERROR, "parse error: the JSON is nested too deeply to decode")
         if not isinstance(message, dict):
             kind = "batches are not supported" if isinstance(message, list) else "not an object"
-            return protocol.error_response(None, INVALID_REQUEST, f"invalid request: {kind}")
+            return _error(None, INVALID_REQUEST, f"invalid request: {kind}")
         request_id = message.get("id")
         if not isinstance(request_id, int | str) or isinstance(request_id, bool):
-            return protocol.error_response(
+            return _error(
                 None,
                 INVALID_REQUEST,
                 "invalid request: every request needs an integer or string id",
             )
+        if isinstance(request_id, str) and not _is_text(request_id):
+            # A JSON "\ud800" escape decodes to a lone surrogate, which no reply can echo.
+            return _error(
+                None, INVALID_REQUEST, "invalid request: the id holds a lone surrogate (not text)"
+            )
         method = message.get("method")
         if message.get("jsonrpc") != "2.0" or not isinstance(method, str):
-            return protocol.error_response(
+            return _error(
                 request_id, INVALID_REQUEST, 'invalid request: needs "jsonrpc": "2.0" and a method'
             )
         if method == "initialize":
-            return self._initialize(request_id, message.get("params"))
+            return _line(self._initialize(request_id, message.get("params")))
         if method == "shutdown":
             self.shutdown_requested = True
-            return protocol.result_response(request_id, None)
+            return _line(protocol.result_response(request_id, None))
         if method not in self.methods:
-            return protocol.error_response(
+            return _error(
                 request_id,
                 METHOD_NOT_FOUND,
                 f"method not found: {method!r}; this engine implements "
@@ -141,22 +203,26 @@ class Server:
         params = message.get("params")
         problem = self._params_problem(method, params)
         if problem is not None:
-            return protocol.error_response(request_id, INVALID_PARAMS, problem)
+            return _error(request_id, INVALID_PARAMS, problem)
         assert isinstance(params, dict)
         try:
             result = getattr(self.engine, method)(params)
-            protocol.encode({"result": result})  # a result that is not JSON is the engine's fault
         except (ValueError, KeyError) as e:
             # PinochleError, CardError, VariantError are ValueErrors; a KeyError is a missing field.
             text = str(e) if not isinstance(e, KeyError) else f"missing or unknown {e}"
-            return protocol.error_response(request_id, INVALID_PARAMS, text)
+            return _error(request_id, INVALID_PARAMS, text)
         except Exception as e:
             self._log_traceback()
-            summary = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-            return protocol.error_response(
-                request_id, INTERNAL_ERROR, f"internal error in {method}: {summary}"
+            return _error(request_id, INTERNAL_ERROR, _summary(f"internal error in {method}", e))
+        try:
+            # The one encoding of the result; a result that is not JSON is the engine's fault.
+            return _line(protocol.result_response(request_id, result))
+        except (TypeError, ValueError, RecursionError) as e:
+            return _error(
+                request_id,
+                INTERNAL_ERROR,
+                _summary(f"internal error in {method}: the result is not JSON", e),
             )
-        return protocol.result_response(request_id, result)
 
     def _initialize(self, request_id: int | str, params: Any) -> dict[str, Any]:
         version = params.get("protocol") if isinstance(params, dict) else None
@@ -202,20 +268,68 @@ class Server:
     def serve_stdio(self, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:
         """Serve requests from stdin, one per line, until ``shutdown`` or end of input.
 
-        While the engine runs, ``print`` goes to stderr, so stray output never corrupts a reply.
+        Every line gets one reply line: a line longer than MAX_LINE_BYTES is refused unread (-32600)
+        and one that is not UTF-8 is a parse error (-32700) naming the first bad byte. While the
+        engine runs, ``print`` goes to stderr, so stray output never corrupts a reply. Returns 0,
+        also when the client has closed the reply pipe.
         """
         source = stdin if stdin is not None else sys.stdin.buffer
         sink = stdout if stdout is not None else sys.stdout.buffer
         with contextlib.redirect_stdout(sys.stderr):
-            for raw in source:
-                line = raw.decode("utf-8", errors="replace").strip()
-                if not line:
+            while True:
+                raw = source.readline(MAX_LINE_BYTES + 2)  # room for "\r\n"
+                if not raw:
+                    break
+                reply: bytes | None
+                hit_limit = len(raw) >= MAX_LINE_BYTES + 2 and not raw.endswith(b"\n")
+                if hit_limit or len(raw.rstrip(b"\r\n")) > MAX_LINE_BYTES:
+                    reply = self._too_long(raw, source)
+                else:
+                    reply = self._reply_to_bytes(raw)
+                if reply is None:
                     continue
-                sink.write(self.handle_line(line).encode("utf-8") + b"\n")
-                sink.flush()
+                try:
+                    sink.write(reply + b"\n")
+                    sink.flush()
+                except (BrokenPipeError, ValueError):
+                    break  # nobody reads the replies any more
                 if self.shutdown_requested:
                     break
         return 0
+
+    def _reply_to_bytes(self, raw: bytes) -> bytes | None:
+        """The reply to one raw line; None for a blank line (no reply)."""
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            return _error(
+                None,
+                PARSE_ERROR,
+                f"parse error: the request is not UTF-8: byte 0x{raw[e.start]:02x} at "
+                f"position {e.start}",
+            )
+        line = line.strip()
+        if not line:
+            return None
+        return self.handle_bytes_line(line)
+
+    @staticmethod
+    def _too_long(head: bytes, source: IO[bytes]) -> bytes:
+        """Skip the rest of an over-long line, in bounded pieces, and refuse it."""
+        size = len(head)
+        chunk = head
+        while not chunk.endswith(b"\n"):
+            chunk = source.readline(1 << 16)
+            if not chunk:
+                break
+            size += len(chunk)
+        size -= len(b"\n") if chunk.endswith(b"\n") else 0
+        return _error(
+            None,
+            INVALID_REQUEST,
+            f"invalid request: the line is at least {size} bytes long; the limit is "
+            f"{MAX_LINE_BYTES} bytes",
+        )
 
 
 def serve(engine: object, **kwargs: Any) -> int:

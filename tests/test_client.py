@@ -1,13 +1,15 @@
 """The engine client: in-process and subprocess give the same answers; broken engines are errors.
 
-Every broken engine in tests/broken_engines/ must produce an EngineError saying what went wrong,
-within bounded time, and a dead engine is restarted for the next call.
+Every broken engine in tests/broken_engines/ must produce the EngineError subclass of its fault,
+saying what went wrong, within bounded time, leaving no process behind; a dead engine is restarted.
 """
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,12 +17,20 @@ from typing import Any
 
 import pytest
 
+from adapters import client
 from adapters.client import (
     MAX_CONSECUTIVE_TIMEOUTS,
     MAX_FAILED_STARTS,
+    BadReply,
     Engine,
+    EngineCrashed,
     EngineError,
+    EngineTimeout,
+    ErrorReply,
+    StartupFailed,
+    load_server,
     open_engine,
+    open_in_process,
 )
 
 BROKEN = Path(__file__).parent / "broken_engines"
@@ -74,7 +84,13 @@ def engines() -> Iterator[list[Engine]]:
 
 
 def start(engines: list[Engine], command: str | None, **kwargs: Any) -> Engine:
-    engine = open_engine(command, timeout=kwargs.pop("timeout", TIMEOUT), **kwargs)
+    """A subprocess engine, or (command None) the reference server in-process, trusted."""
+    timeout = kwargs.pop("timeout", TIMEOUT)
+    if command is None:
+        server = load_server("adapters.reference:server")
+        engine = open_in_process(server, timeout=timeout, trusted=True, **kwargs)
+    else:
+        engine = open_engine(command, timeout=timeout, **kwargs)
     engines.append(engine)
     return engine
 
@@ -96,17 +112,38 @@ def test_in_process_and_subprocess_answer_identically(engines: list[Engine]) -> 
     inproc = start(engines, None, validate=True)
     subproc = start(engines, REFERENCE_COMMAND, timeout=10.0, validate=True)
     assert subproc.start_error is None
-    assert inproc.info == subproc.info
+    assert inproc.info is not None and inproc.info == subproc.info
     got = answers(inproc)
     assert got == answers(subproc)
     assert got[0]["total"] == 88  # 003's hand with hearts trump: the example of spec/protocol.md
     assert got[8]["violation"]["rule"] == "AUCTION-STEP"
 
 
-def test_reference_alias_is_in_process(engines: list[Engine]) -> None:
-    engine = start(engines, "reference")
-    assert engine.description == "reference engine (in-process)"
-    assert engine.info["engine"]["name"] == "pinochle-reference"
+def test_in_process_engine_declares_its_name(engines: list[Engine]) -> None:
+    engine = start(engines, None)
+    assert engine.description == "pinochle-reference (in-process)"
+    assert engine.info is not None and engine.info["engine"]["name"] == "pinochle-reference"
+
+
+def test_transitional_reference_alias_is_in_process(engines: list[Engine]) -> None:
+    """``open_engine("reference")`` stays until the runner opens it with ``load_server``."""
+    engine = open_engine("reference", timeout=TIMEOUT)
+    engines.append(engine)
+    assert engine.description == "pinochle-reference (in-process)"
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("adapters.reference", "named 'package.module:factory'"),
+        ("no_such_package.engine:server", "cannot import no_such_package.engine"),
+        ("adapters.reference:no_factory", "has no callable no_factory"),
+        ("adapters.protocol:registry", "no handle_line"),
+    ],
+)
+def test_load_server_names_what_is_wrong(target: str, words: str) -> None:
+    with pytest.raises(StartupFailed, match=words):
+        load_server(target)
 
 
 def test_reference_declares_every_variant_and_option(engines: list[Engine]) -> None:
@@ -123,7 +160,7 @@ def test_reference_declares_every_variant_and_option(engines: list[Engine]) -> N
 
 def test_invalid_params_are_an_engine_error_quoting_the_reply(engines: list[Engine]) -> None:
     engine = start(engines, REFERENCE_COMMAND, timeout=10.0)
-    with pytest.raises(EngineError) as info:
+    with pytest.raises(ErrorReply) as info:
         engine.call("meld", {**DD, "trump": "h", "hand": ["Ah", "Xx"]})
     message = str(info.value)
     assert "-32602" in message and "params.hand[1]" in message and "'Xx'" in message
@@ -152,7 +189,7 @@ def test_only_rule_methods_can_be_called(engines: list[Engine]) -> None:
 def test_skip_reason_for_an_undeclared_method() -> None:
     engine = open_engine(broken("wrong_protocol.py"), timeout=TIMEOUT)
     try:
-        assert engine.info == {}  # it could not be initialised: calls are errors, not skips
+        assert engine.info is None  # it could not be initialised: calls are errors, not skips
         assert engine.skip_reason("meld", "double-deck", {}) is None
     finally:
         engine.close()
@@ -161,26 +198,32 @@ def test_skip_reason_for_an_undeclared_method() -> None:
 # --- broken engines -----------------------------------------------------------------------------
 
 
-def timed_call(engine: Engine, method: str = "meld", params: dict[str, Any] = MELD_88) -> str:
-    """The EngineError message of a call that must fail, checking it fails in bounded time."""
+def timed_call(
+    engine: Engine,
+    method: str = "meld",
+    params: dict[str, Any] = MELD_88,
+    kind: type[EngineError] = EngineError,
+) -> str:
+    """The message of a call that must fail with ``kind``, checking it fails in bounded time."""
     began = time.monotonic()
-    with pytest.raises(EngineError) as info:
+    with pytest.raises(kind) as info:
         engine.call(method, params)
     assert time.monotonic() - began < TIMEOUT + 4
+    assert "\n" not in info.value.reason  # the cause is one line; quotes follow below it
     return str(info.value)
 
 
 def test_crash_at_start_fails_fast_with_the_reason(engines: list[Engine]) -> None:
     engine = start(engines, broken("crash_at_start.py"))
-    assert engine.info == {}
+    assert engine.info is None
     assert engine.start_error is not None and "exited with status 3" in engine.start_error
     for _ in range(MAX_FAILED_STARTS - 1):
-        message = timed_call(engine)
+        message = timed_call(engine, kind=StartupFailed)
         assert "cannot start and initialise it" in message
         assert "cannot load my meld tables" in message  # the engine's stderr is quoted
     began = time.monotonic()
     for _ in range(3):
-        message = timed_call(engine)
+        message = timed_call(engine, kind=StartupFailed)
         assert f"failed to start {MAX_FAILED_STARTS} times; giving up" in message
         assert "exited with status 3" in message
     assert time.monotonic() - began < 0.5  # no more attempts
@@ -189,7 +232,7 @@ def test_crash_at_start_fails_fast_with_the_reason(engines: list[Engine]) -> Non
 def test_crash_after_a_request_is_reported_and_restarted(engines: list[Engine]) -> None:
     engine = start(engines, broken("crash_after.py", "1"))
     assert engine.call("meld", MELD_88)["total"] == 88
-    message = timed_call(engine)
+    message = timed_call(engine, kind=EngineCrashed)
     assert "exited with status 7" in message
     assert "segfault in meld" in message
     # Restarted (and initialize replayed) for the next call, which the new process answers.
@@ -199,7 +242,7 @@ def test_crash_after_a_request_is_reported_and_restarted(engines: list[Engine]) 
 
 def test_hang_times_out_then_restarts(engines: list[Engine]) -> None:
     engine = start(engines, broken("hang.py", "meld"))
-    message = timed_call(engine)
+    message = timed_call(engine, kind=EngineTimeout)
     assert f"no reply within {TIMEOUT:g} s" in message
     assert "thinking hard about meld" in message
     assert engine.call("card_points", {**DD, "cards": ["Ah"], "last_trick": False}) == {"points": 1}
@@ -238,20 +281,20 @@ def test_close_kills_an_engine_that_ignores_shutdown(engines: list[Engine]) -> N
 
 def test_garbage_reply_is_quoted(engines: list[Engine]) -> None:
     engine = start(engines, broken("garbage.py"))
-    message = timed_call(engine)
+    message = timed_call(engine, kind=BadReply)
     assert "the reply is not JSON" in message
     assert "Your meld is 88 points" in message
 
 
 def test_wrong_id_is_reported(engines: list[Engine]) -> None:
     engine = start(engines, broken("wrong_id.py"))
-    message = timed_call(engine)
+    message = timed_call(engine, kind=BadReply)
     assert "the reply has id 102, the request had id 2" in message
 
 
 def test_schema_invalid_result_is_reported(engines: list[Engine]) -> None:
     engine = start(engines, broken("bad_result.py"))
-    message = timed_call(engine)
+    message = timed_call(engine, kind=BadReply)
     assert "the result fails the protocol schema: result.total: '88' is not of type 'integer'" in (
         message
     )
@@ -261,13 +304,13 @@ def test_schema_invalid_result_is_reported(engines: list[Engine]) -> None:
 
 def test_silent_exit_is_reported(engines: list[Engine]) -> None:
     engine = start(engines, broken("exit_silently.py"))
-    message = timed_call(engine)
+    message = timed_call(engine, kind=EngineCrashed)
     assert "no reply: the engine exited with status 0" in message
 
 
 def test_wrong_protocol_version_fails_to_start(engines: list[Engine]) -> None:
     engine = start(engines, broken("wrong_protocol.py"))
-    message = timed_call(engine)
+    message = timed_call(engine, kind=StartupFailed)
     assert "speaks protocol 2, the suite speaks 1" in message
 
 
@@ -277,3 +320,238 @@ def test_missing_command_is_a_start_failure(engines: list[Engine]) -> None:
     assert "exited with status 127" in engine.start_error
     message = timed_call(engine)
     assert "not found" in message  # the shell's complaint, from stderr
+
+
+# --- hostile engines (issue 12) -----------------------------------------------------------------
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a zombie counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def gone_soon(pid: int, seconds: float = 3.0) -> bool:
+    """Whether process ``pid`` is gone within ``seconds`` (a SIGKILL takes a moment to land)."""
+    deadline = time.monotonic() + seconds
+    while alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return not alive(pid)
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs Linux /proc")
+
+
+@needs_proc
+@pytest.mark.parametrize("mode", ["setsid", "group"])
+def test_an_orphan_holding_stdout_neither_hangs_nor_outlives_the_run(
+    engines: list[Engine], tmp_path: Path, mode: str
+) -> None:
+    """D1: the engine dies, its child (in or out of the process group) keeps stdout open."""
+    pid_file = tmp_path / "child.pid"
+    engine = start(engines, broken("fork_child.py", mode, "1", str(pid_file)))
+    assert engine.call("meld", MELD_88)["total"] == 88
+    child = int(pid_file.read_text())
+    began = time.monotonic()
+    message = timed_call(engine, kind=EngineCrashed)
+    assert time.monotonic() - began < TIMEOUT  # the exit is seen at once, not at the timeout
+    assert "the engine exited with status 3" in message and "my child lives on" in message
+    assert "the engine exited with status 3" in engine.exits
+    assert gone_soon(child)  # killed with the engine: no process left behind
+    assert engine.call("meld", MELD_88)["total"] == 88  # restarted (with a new child)
+    child = int(pid_file.read_text())
+    began = time.monotonic()
+    engine.close()
+    assert time.monotonic() - began < 3
+    assert gone_soon(child)
+
+
+def test_a_huge_stderr_line_is_quoted_capped(engines: list[Engine]) -> None:
+    """D4: one 20 MB stderr line must not become a 20 MB error message."""
+    engine = start(engines, broken("long_stderr.py", "20"), timeout=10.0)
+    message = timed_call(engine, kind=BadReply)
+    assert "the reply is not JSON" in message and "xxxx" in message
+    assert len(message) < 2_000
+
+
+def test_a_reply_line_over_the_limit_is_refused(engines: list[Engine]) -> None:
+    engine = start(engines, broken("long_reply.py", "3"), timeout=10.0)
+    message = timed_call(engine, kind=BadReply)
+    assert f"the reply line is over {client.MAX_LINE_BYTES} bytes" in message
+    assert len(message) < 2_000
+
+
+def test_a_deeply_nested_reply_is_a_one_line_bad_reply(engines: list[Engine]) -> None:
+    """D5: nesting deeper than Python's recursion limit is an errored case, not a RecursionError."""
+    engine = start(engines, broken("deep_reply.py", "100000"))
+    assert "the reply is nested too deeply to decode" in timed_call(engine, kind=BadReply)
+    engine = start(engines, broken("deep_reply.py", "500"))  # decodes, but is no meld result
+    assert "the result fails the protocol schema: result" in timed_call(engine, kind=BadReply)
+    engine.close()  # D5: close never raises, and stops the engine
+    with pytest.raises(EngineError, match="closed"):
+        engine.call("meld", MELD_88)
+
+
+def test_close_never_raises_before_stopping_the_engine(engines: list[Engine]) -> None:
+    class Exploding:
+        """A transport whose shutdown exchange blows up."""
+
+        description = "exploding"
+        exits: list[str] = []  # noqa: RUF012
+        stopped = False
+
+        def start(self) -> None: ...
+        def stderr_tail(self) -> str:
+            return ""
+
+        def exchange(self, line: str, timeout: float) -> str:
+            if '"shutdown"' in line:
+                raise RecursionError("deep")
+            info = {"protocol": 1, "engine": {"name": "x", "version": "1"}}
+            result = {**info, "variants": [], "methods": []}
+            return json.dumps({"jsonrpc": "2.0", "id": 1, "result": result})
+
+        def stop(self, timeout: float) -> None:
+            self.stopped = True
+
+    transport = Exploding()
+    engine = Engine(transport, timeout=TIMEOUT, validate=False, check_results=True)
+    assert engine.info is not None
+    engine.close()
+    assert transport.stopped
+
+
+# --- in-process timeouts ------------------------------------------------------------------------
+
+
+class Looping:
+    """A LineServer that loops in Python on ``meld`` (counting), and answers initialize."""
+
+    name = "looping"
+
+    def __init__(self) -> None:
+        self.spins = 0
+        self.inner = load_server("adapters.reference:server")
+
+    def handle_line(self, line: str) -> str:
+        if '"meld"' in line:
+            while True:
+                self.spins += 1
+        return self.inner.handle_line(line)
+
+
+class Blocking(Looping):
+    """A LineServer that blocks in C code (waiting on an event nobody sets) on ``meld``."""
+
+    def handle_line(self, line: str) -> str:
+        if '"meld"' in line:
+            threading.Event().wait(30)
+        return self.inner.handle_line(line)
+
+
+def test_a_trusted_in_process_call_that_loops_is_stopped_at_the_timeout() -> None:
+    server = Looping()
+    with open_in_process(server, timeout=0.3, trusted=True) as engine:
+        began = time.monotonic()
+        with pytest.raises(EngineTimeout, match=r"no reply within 0.3 s"):
+            engine.call("meld", MELD_88)
+        assert time.monotonic() - began < 0.3 + 0.5
+        spins = server.spins
+        time.sleep(0.1)
+        assert server.spins == spins  # the loop was interrupted, not left running
+        card_points = {**DD, "cards": ["As"], "last_trick": False}
+        assert engine.call("card_points", card_points) == {"points": 1}
+
+
+def test_an_untrusted_in_process_call_that_blocks_is_abandoned_at_the_timeout() -> None:
+    with open_in_process(Blocking(), timeout=0.3) as engine:
+        began = time.monotonic()
+        with pytest.raises(EngineTimeout, match=r"no reply within 0.3 s .*abandoned"):
+            engine.call("meld", MELD_88)
+        assert time.monotonic() - began < 0.3 + 0.5
+        card_points = {**DD, "cards": ["As"], "last_trick": False}
+        assert engine.call("card_points", card_points) == {"points": 1}
+
+
+def test_the_watchdog_never_interrupts_anything_but_an_overrunning_call() -> None:
+    """Calls finishing around the deadline either answer or time out; nothing fires later."""
+
+    class Jittery(Looping):
+        def handle_line(self, line: str) -> str:
+            if '"meld"' in line:
+                end = time.monotonic() + (self.spins % 7) * 0.02
+                self.spins += 1
+                while time.monotonic() < end:
+                    pass
+            return self.inner.handle_line(line)
+
+    outcomes: set[str] = set()
+    with open_in_process(Jittery(), timeout=0.07, trusted=True) as engine:
+        for _ in range(40):
+            try:
+                engine.call("meld", MELD_88)
+                outcomes.add("answered")
+            except EngineTimeout:
+                outcomes.add("timed out")
+    end = time.monotonic() + 0.3
+    while time.monotonic() < end:  # a stray interrupt would be raised here
+        sum(range(100))
+    assert outcomes == {"answered", "timed out"}
+
+
+def test_an_in_process_server_that_raises_is_a_crash(engines: list[Engine]) -> None:
+    class Raising(Looping):
+        def handle_line(self, line: str) -> str:
+            if '"meld"' in line:
+                raise RuntimeError("boom")
+            return self.inner.handle_line(line)
+
+    engine = open_in_process(Raising(), timeout=TIMEOUT)
+    engines.append(engine)
+    with pytest.raises(EngineCrashed, match="the in-process server raised RuntimeError: boom"):
+        engine.call("meld", MELD_88)
+
+
+def test_untrusted_in_process_results_are_checked(engines: list[Engine]) -> None:
+    class Lying(Looping):
+        def handle_line(self, line: str) -> str:
+            reply = self.inner.handle_line(line)
+            return reply.replace('"total":88', '"total":"88"')
+
+    engine = open_in_process(Lying(), timeout=TIMEOUT)
+    engines.append(engine)
+    with pytest.raises(BadReply, match=r"result\.total: '88' is not of type 'integer'"):
+        engine.call("meld", MELD_88)
+    trusted = open_in_process(Lying(), timeout=TIMEOUT, trusted=True)
+    engines.append(trusted)
+    assert trusted.call("meld", MELD_88)["total"] == "88"  # trusted: not re-checked
+    checked = open_in_process(Lying(), timeout=TIMEOUT, trusted=True, validate=True)
+    engines.append(checked)
+    with pytest.raises(BadReply):
+        checked.call("meld", MELD_88)
+
+
+def test_no_engine_process_is_left_after_close(engines: list[Engine]) -> None:
+    engine = start(engines, REFERENCE_COMMAND, timeout=10.0)
+    engine.call("meld", MELD_88)
+    transport = engine._transport
+    assert isinstance(transport, client._Subprocess) and transport._proc is not None
+    pid = transport._proc.pid
+    engine.close()
+    assert gone_soon(pid)
+    assert engine.exits == ["the engine exited with status 0"]
+
+
+def test_restarts_after_in_process_timeouts_leave_one_watchdog() -> None:
+    with open_in_process(Looping(), timeout=0.1, trusted=True) as engine:
+        for _ in range(MAX_CONSECUTIVE_TIMEOUTS):
+            with pytest.raises(EngineTimeout):
+                engine.call("meld", MELD_88)
+        card_points = {**DD, "cards": ["As"], "last_trick": False}
+        assert engine.call("card_points", card_points) == {"points": 1}  # restarted each time
+        time.sleep(3 * client.WATCH_INTERVAL)
+        watchdogs = [t for t in threading.enumerate() if t.name == "pinochle-watchdog"]
+        assert len(watchdogs) == 1

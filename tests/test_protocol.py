@@ -238,3 +238,45 @@ def test_documented_session_is_what_the_reference_engine_says() -> None:
         )
         assert json.loads(actual) == reply, request["method"]
         assert actual == reply_line  # byte for byte, as an adapter would write it
+
+
+# --- the compiled validator ---------------------------------------------------------------------
+
+
+def _jsonschema_valid(instance: Any, name: str) -> bool:
+    return protocol._validator(name).is_valid(instance)
+
+
+@pytest.mark.parametrize(
+    ("name", "instance"),
+    [(f"{m}.params.json", p) for m, p in GOOD_PARAMS.items()]
+    + [(f"{m}.params.json", p) for m, p, _ in BAD_PARAMS]
+    + [(f"{m}.result.json", r) for m, r, _ in BAD_RESULTS],
+)
+def test_the_compiled_validator_agrees_with_jsonschema(name: str, instance: Any) -> None:
+    assert protocol.is_valid(instance, name) == _jsonschema_valid(instance, name)
+
+
+def test_a_card_code_with_a_trailing_newline_is_refused() -> None:
+    """ECMA 262 ``$`` (the schemas' dialect) is the very end; Python's re would accept it."""
+    params = {**DD, "trump": "h", "hand": ["Ah\n"]}
+    assert _jsonschema_valid(params, "meld.params.json")  # the difference this test pins
+    problem = protocol.check_params("meld", params)
+    assert problem is not None and problem.startswith("params.hand[0]:")
+
+
+def test_values_no_validator_can_read_are_refused_in_one_line() -> None:
+    surrogate = protocol.check_params("meld", {**DD, "trump": "h", "hand": [], "x": "\ud800"})
+    assert surrogate is not None and "'x' was unexpected" in surrogate
+    deep: Any = []
+    for _ in range(50_000):
+        deep = [deep]
+    problem = protocol.check_params("meld", {**DD, "trump": "h", "hand": deep})
+    assert problem == "params: nested too deeply to check"
+    assert len(problem) <= 2 * protocol.MESSAGE_LIMIT + 40
+
+
+def test_messages_quote_huge_values_shortened() -> None:
+    problem = protocol.check_params("meld", {**DD, "trump": "h", "hand": "Ah" * 1_000_000})
+    assert problem is not None and problem.endswith("characters)")
+    assert len(problem) < 1_000

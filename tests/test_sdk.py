@@ -178,6 +178,42 @@ def test_a_result_that_is_not_json_is_an_internal_error() -> None:
     assert code == protocol.INTERNAL_ERROR
 
 
+@pytest.mark.parametrize(
+    ("result", "words"),
+    [
+        ({"points": float("nan")}, "the result is not JSON: ValueError"),
+        ({"points": "\ud800"}, "surrogates not allowed"),
+    ],
+)
+def test_a_nan_or_a_lone_surrogate_in_a_result_is_an_internal_error(
+    result: dict[str, Any], words: str
+) -> None:
+    class Sloppy:
+        variants: ClassVar = {"double-deck": {}}
+
+        def card_points(self, params: dict[str, Any]) -> dict[str, Any]:
+            return result
+
+    server = Server(Sloppy(), log=io.StringIO())
+    params = {"variant": "double-deck", "options": {}, "cards": [], "last_trick": False}
+    code, message = error_of(ask(server, protocol.request(1, "card_points", params)))
+    assert code == protocol.INTERNAL_ERROR and words in message
+
+
+def test_each_result_is_encoded_once(toy: Server, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Review item 22: the result was encoded, thrown away, then encoded again."""
+    encoded: list[object] = []
+    real = protocol.encode
+
+    def counting(message: dict[str, Any]) -> str:
+        encoded.append(message)
+        return real(message)
+
+    monkeypatch.setattr(protocol, "encode", counting)
+    assert ask(toy, meld_request(["Ah"]))["result"] == {"total": 0, "melds": []}
+    assert len(encoded) == 1
+
+
 def test_variants_must_be_declared() -> None:
     with pytest.raises(TypeError, match="declare the variants"):
         Server(object())
