@@ -1,1 +1,122 @@
-"""The plugin's entry point (``pytest11``): options, the engine fixture and the registered parts."""
+"""The plugin's entry point (``pytest11``): options, the engine fixture, table collection, marks
+and the reporter. Inert in pytest runs that are not the suite: it only acts on the suite's items."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from adapters.client import Engine
+
+from . import tags
+from .driver import Situation
+from .report import Reporter
+from .session import end_run, start_run, state_of
+from .tables import TABLES_DIR, TableFile
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("pinochle", "Pinochle conformance suite")
+    group.addoption(
+        "--engine",
+        default=None,
+        metavar="COMMAND",
+        help="engine under test: a shell command speaking the protocol "
+        "(default: the reference engine, in-process)",
+    )
+    group.addoption(
+        "--engine-timeout",
+        type=float,
+        default=5.0,
+        help="seconds an engine may take to answer one call (default 5)",
+    )
+    group.addoption(
+        "--validate-protocol",
+        action="store_true",
+        help="check every message against the protocol schemas",
+    )
+    group.addoption(
+        "--variant",
+        action="append",
+        default=[],
+        help="run only this variant's cases and scenarios (repeatable)",
+    )
+    group.addoption(
+        "--conformance-report",
+        metavar="PATH",
+        default=None,
+        help="write every case's outcome and the per-rule counts as JSON to PATH",
+    )
+
+
+def engine_command(value: str | None) -> str | None:
+    """The ``--engine`` command, or None for the reference engine; a usage error when empty."""
+    if value is None or value.strip() == "reference":
+        return None
+    if not value.strip():
+        # An unset variable in CI (--engine "$ENGINE") must not quietly test the reference engine.
+        raise pytest.UsageError(
+            "--engine is empty: give the command that starts the engine under test, "
+            "or leave --engine out to test the reference engine"
+        )
+    return value
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for line in tags.MARKERS:
+        config.addinivalue_line("markers", line)
+    tags.check_variant_option(config.getoption("variant") or [])
+    start_run(
+        config,
+        engine_command(config.getoption("engine")),
+        timeout=config.getoption("engine_timeout"),
+        validate=config.getoption("validate_protocol"),
+    )
+    config.pluginmanager.register(Reporter(config), "pinochle-reporter")
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    end_run(session.config)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    end_run(config)
+
+
+@pytest.fixture(scope="session")
+def engine(pytestconfig: pytest.Config) -> Engine:
+    """The engine under test (``--engine``), shared by the whole session."""
+    return state_of(pytestconfig).engine()
+
+
+@pytest.fixture
+def situation(engine: Engine) -> Situation:
+    """What the scenario's Given steps set up; When steps ask the engine, Then steps check."""
+    return Situation(engine=engine)
+
+
+@cache
+def _tables_dir() -> Path:
+    return TABLES_DIR.resolve()
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    """Each scenario table of the suite is a file of test items; no other YAML is touched."""
+    if file_path.suffix in (".yaml", ".yml") and file_path.parent.resolve() == _tables_dir():
+        collector: TableFile = TableFile.from_parent(parent, path=file_path)
+        return collector
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-bdd's default, which makes a mark of any tag
+def pytest_bdd_apply_tag(tag: str, function: Callable[..., Any]) -> bool | None:
+    """Rule-ID, variant and ``@option:name=value`` tags become marks (see ``tags``)."""
+    return tags.apply_tag(tag, function)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    tags.select(config, items)

@@ -1,4 +1,5 @@
-"""``pinochle suite export``: every case as a ready protocol request with its expected answer."""
+"""``pinochle suite export``: every case as a ready protocol request with its expected answer,
+judged by the same field map that the suite uses (written into the export as data)."""
 
 from __future__ import annotations
 
@@ -8,15 +9,17 @@ from typing import Any
 
 import pytest
 
-from adapters import export, protocol
-from adapters.cases import compare, load_cases
+from adapters import protocol
 from adapters.reference import server
+from pytest_pinochle import export
+from pytest_pinochle.compare import compare, field_map
+from pytest_pinochle.tables import CaseError, load_cases
 
 
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("export") / "cases.json"
-    assert export.main(["export", str(out)]) == 0
+    assert export.export_suite(out) == len(load_cases())
     document: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     return document
 
@@ -44,52 +47,47 @@ def test_every_exported_request_follows_the_protocol(exported: dict[str, Any]) -
         assert case["params"]["options"] == case["options"]
 
 
-def test_exported_expectations_judge_as_the_tables_do(exported: dict[str, Any]) -> None:
-    """Normalising card strings in ``expect`` must not change any verdict."""
+def test_exported_expectations_pass_against_the_reference(exported: dict[str, Any]) -> None:
+    """The exported expectations, judged by the exported comparison, hold for the reference."""
     engine = server()
-    by_id = {c.id: c for c in load_cases()}
+    failing = []
     for number, record in enumerate(exported["cases"]):
         request = protocol.request(number, record["method"], record["params"])
         reply = json.loads(engine.handle_line(protocol.encode(request)))
-        answer = reply.get("result") or {}
-        original = by_id[record["id"]]
-        passes = not compare(record["method"], record["expect"], answer)
-        assert passes == (not compare(original.method, original.expect, answer)), record["id"]
+        if compare(record["method"], record["expect"], reply.get("result") or {}):
+            failing.append(record["id"])
+    assert failing == []
 
 
-def test_card_strings_in_expect_become_lists() -> None:
-    normalised = export._cards_normalised(
-        None, {"cards": "Ah Th", "hands": ["AhAh", ["Ks"]], "violation": {"rule": "PLAY-TURN"}}
-    )
-    assert normalised == {
-        "cards": ["Ah", "Th"],
-        "hands": [["Ah", "Ah"], ["Ks"]],
-        "violation": {"rule": "PLAY-TURN"},
-    }
+def test_expected_card_lists_are_lists_of_codes(exported: dict[str, Any]) -> None:
+    tricks = [
+        t["cards"]
+        for c in exported["cases"]
+        if c["method"] == "play_hand"
+        for t in c["expect"].get("tricks") or []
+    ]
+    assert tricks and all(isinstance(cards, list) for cards in tricks)
+    legal = [c["expect"]["cards"] for c in exported["cases"] if c["method"] == "legal_plays"]
+    assert legal and all(isinstance(cards, list) for cards in legal)
 
 
-def test_comparison_section_names_the_special_keys(exported: dict[str, Any]) -> None:
-    keys = {(k["method"], k["key"]): k["compare"] for k in exported["comparison"]["keys"]}
-    assert keys == {
-        ("legal_plays", "cards"): "set",
-        ("*", "melds"): "multiset",
-        ("*", "violation"): "given-keys",
-        ("*", "first_illegal"): "given-keys",
-    }
+def test_the_comparison_is_the_suites_field_map(exported: dict[str, Any]) -> None:
+    comparison = exported["comparison"]
+    assert comparison["fields"] == {m: field_map(m) for m in protocol.RULE_METHODS}
+    assert comparison["fields"]["play_hand"]["tricks[].cards"] == "sequence"
+    kinds = {k for fields in comparison["fields"].values() for k in fields.values()}
+    assert kinds <= set(comparison["kinds"])
 
 
-def test_filters_and_stdout(capsys: pytest.CaptureFixture[str]) -> None:
-    assert export.main(["export", "-", "--variant", "double-deck", "--method", "auction"]) == 0
-    cases = json.loads(capsys.readouterr().out)["cases"]
+def test_filters() -> None:
+    cases = export.export_cases(variants=["double-deck"], methods=["auction"])
     assert cases
-    assert {(c["variant"], c["method"]) for c in cases} == {("double-deck", "auction")}
+    assert {(c.variant, c.method) for c in cases} == {("double-deck", "auction")}
 
 
-def test_a_broken_table_is_reported_with_its_file(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_a_broken_table_is_reported_with_its_file(tmp_path: Path) -> None:
     table = tmp_path / "meld-broken.yaml"
     table.write_text("area: meld\nmethod: meld\nvariant: double-deck\ncases: [\n", encoding="utf-8")
-    assert export.main(["export", str(tmp_path / "out.json"), "--tables", str(table)]) == 1
-    assert "meld-broken.yaml" in capsys.readouterr().err
+    with pytest.raises(CaseError, match=r"meld-broken\.yaml"):
+        export.export_suite(tmp_path / "out.json", tables=[table])
     assert not (tmp_path / "out.json").exists()

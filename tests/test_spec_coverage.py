@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from adapters import coverage
+from pytest_pinochle import catalogue as coverage
+from specdata import RULE_ID, variant_ids
 
-RULES = coverage.load_rules()
+RULES = coverage.load_catalogue()
 EVIDENCE = coverage.collect_evidence()
 
 
@@ -15,7 +16,7 @@ def test_the_catalogue_has_rules() -> None:
     assert RULES, "spec/rules/*.md declares no '## ID: title' heading"
     for rule in RULES.values():
         assert rule.variants, f"{rule.file}:{rule.line}: {rule.id} has no '- **Variants:**' bullet"
-        unknown = set(rule.variants) - set(coverage.variant_ids())
+        unknown = set(rule.variants) - set(variant_ids())
         assert not unknown, f"{rule.file}:{rule.line}: {rule.id} names unknown variants {unknown}"
 
 
@@ -27,12 +28,12 @@ def test_every_name_used_is_known() -> None:
 
 
 def test_every_feature_tag_is_a_rule_variant_or_known_flag() -> None:
-    variants = set(coverage.variant_ids())
+    variants = set(variant_ids())
     bad = []
     for path in coverage.feature_paths():
-        for sc in coverage.parse_feature(path):
+        for sc in coverage.feature_scenarios(path):
             for tag in sc.tags:
-                if coverage.RULE_TAG.fullmatch(tag):
+                if RULE_ID.fullmatch(tag):
                     if tag not in RULES:
                         bad.append(f"{sc.file}:{sc.line}: unknown rule @{tag}")
                 elif tag not in variants and tag != "negative" and not tag.startswith("option:"):
@@ -42,12 +43,19 @@ def test_every_feature_tag_is_a_rule_variant_or_known_flag() -> None:
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.parametrize("variant", coverage.variant_ids())
+@pytest.mark.parametrize("variant", variant_ids())
 def test_every_rule_has_a_positive_and_a_negative_case(variant: str) -> None:
     gaps = [
         g for g in coverage.gaps(RULES, EVIDENCE) if g.endswith(" case") and f" in {variant}: " in g
     ]
     assert not gaps, "\n".join(gaps)
+
+
+def test_scenarios_are_read_with_their_feature_tags() -> None:
+    scenarios = [sc for path in coverage.feature_paths() for sc in coverage.feature_scenarios(path)]
+    assert len(scenarios) > 50
+    assert all(sc.file.startswith("features/") and sc.line > 1 for sc in scenarios)
+    assert all(set(sc.tags) & set(variant_ids()) for sc in scenarios)
 
 
 def test_coverage_md_is_up_to_date() -> None:
@@ -64,6 +72,6 @@ def test_readme_variants_table_is_up_to_date() -> None:
     text = coverage.README_MD.read_text(encoding="utf-8")
     if coverage.VARIANTS_BLOCK.search(text) is None:
         pytest.skip("spec/README.md has no variants-table block yet")
-    assert coverage.fill_variants_block(text) == text, (
+    assert coverage.variants_block(text) == text, (
         "the variants table in spec/README.md is stale: run pinochle spec variants --write"
     )

@@ -1,4 +1,5 @@
-"""The scenario tables: each validates against its schema; a broken one is reported by file:line."""
+"""The scenario tables: each loads and checks; a broken one is reported by file:line, and an input
+that is not valid for its method (a typo) is a data error, never sent to an engine."""
 
 from __future__ import annotations
 
@@ -6,16 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from adapters.cases import CaseError, load_table, table_paths
+from pytest_pinochle.tables import CaseError, load_table, table_paths
 
 TABLES = table_paths()
 
 
-@pytest.mark.skipif(not TABLES, reason="features/tables has no table yet")
 @pytest.mark.parametrize("path", TABLES, ids=[p.name for p in TABLES])
 def test_table_validates(path: Path) -> None:
     cases = load_table(path)
     assert cases, f"{path.name} has no case"
+
+
+def test_the_suite_has_tables() -> None:
+    assert len(TABLES) > 20
 
 
 GOOD = """\
@@ -25,7 +29,9 @@ variant: double-deck
 cases:
   - id: fixture-case
     rules: [MELD-RUN]
-    input: {trump: h, hand: AhThKhQhJh}
+    input:
+      trump: h
+      hand: AhThKhQhJh
     expect: {total: 16}
 """
 
@@ -35,10 +41,14 @@ cases:
     [
         (GOOD.replace("method: meld", "method: mled"), 2, "is not one of"),
         (GOOD.replace("    rules: [MELD-RUN]\n", "    rules: []\n"), 6, "should be non-empty"),
-        (GOOD.replace("    expect: {total: 16}\n", "    expect: {}\n"), 8, "should be non-empty"),
+        (GOOD.replace("    expect: {total: 16}\n", "    expect: {}\n"), 10, "should be non-empty"),
         (GOOD.replace("  - id: fixture-case", "  - id: Fixture_Case"), 5, "does not match"),
         (GOOD.replace("variant: double-deck", "variant: [double-deck"), 4, "not valid YAML"),
         (GOOD + "    colour: red\n", 5, "Additional properties"),
+        # The input is checked against the method's params schema when the table loads.
+        (GOOD.replace("trump: h", "trmup: h"), 8, "'trmup'; meld takes trump, hand"),
+        (GOOD.replace("trump: h", "trump: x"), 8, "params.trump"),
+        (GOOD.replace("      hand: AhThKhQhJh\n", ""), 8, "'hand' is a required property"),
     ],
 )
 def test_a_broken_table_names_file_and_line(

@@ -2,7 +2,7 @@
 
 Grammar (one line per step; words in <> are parameters):
 
-    Given the <double-deck|single-deck|online> rules
+    Given the <variant> rules                            (a variant of spec/variants)
     Given the option <name> is <value>
     Given <spades|hearts|diamonds|clubs> are trump
     Given the dealer is seat <0-3>
@@ -16,15 +16,18 @@ Grammar (one line per step; words in <> are parameters):
 
 from __future__ import annotations
 
+import re
+
 from pytest_bdd import given, parsers, when
 
-from features.support import words
-from features.support.situation import Situation
+from pytest_pinochle import notation
+from pytest_pinochle.driver import Situation
+from specdata import variant_ids
 
 INT = r"-?\d+"
 
 
-@given(parsers.re(r"the (?P<variant>double-deck|single-deck|online) rules"))
+@given(parsers.re(rf"the (?P<variant>{'|'.join(map(re.escape, variant_ids()))}) rules"))
 def rules_of(situation: Situation, variant: str) -> None:
     """``the double-deck rules``: the variant every later call names."""
     situation.variant = variant
@@ -39,13 +42,13 @@ def option_is(situation: Situation, name: str, value: str) -> None:
 @given(parsers.re(r"(?P<suit>spades|hearts|diamonds|clubs) are trumps?"))
 def trump_is(situation: Situation, suit: str) -> None:
     """``hearts are trump``: the trump suit of meld and trick questions."""
-    situation.trump = words.SUIT_BY_NAME[suit]
+    situation.trump = notation.SUIT_BY_NAME[suit]
 
 
 @given(parsers.re(r"the dealer is seat (?P<seat>\d)"))
 def dealer_is(situation: Situation, seat: str) -> None:
     """``the dealer is seat 0``: who deals (the auction and the deal start from the left)."""
-    situation.dealer = words.seat_of(seat)
+    situation.dealer = notation.seat_of(seat)
 
 
 @given(parsers.re(rf"the scores are (?P<team0>{INT}) to (?P<team1>{INT})"))
@@ -89,5 +92,4 @@ def teams_took(situation: Situation, points0: str, points1: str, won0: str, won1
 @when(parsers.re(r'seat (?P<seat>\d) holds "(?P<cards>[^"]*)"'))
 def seat_holds(situation: Situation, seat: str, cards: str) -> None:
     """``seat 1 holds "Ah Th Kh"``: a hand (spaces, commas or run together: ``AhThKh``)."""
-    situation.hands[words.seat_of(seat)] = words.parse_cards(cards)
-    situation.holder = words.seat_of(seat)
+    situation.hold(notation.seat_of(seat), notation.parse_cards(cards))

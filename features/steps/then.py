@@ -34,16 +34,16 @@ Grammar:
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from pytest_bdd import parsers, then
 
-from features.support import words
-from features.support.situation import Situation
+from pytest_pinochle import notation
+from pytest_pinochle.driver import Situation
+from specdata import RULE_ID
 
 INT = r"-?\d+"
-RULE = r"(?P<rule>[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)"
+RULE = rf"(?P<rule>{RULE_ID.pattern})"
 
 
 # --- meld -------------------------------------------------------------------------------------
@@ -53,7 +53,9 @@ RULE = r"(?P<rule>[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)"
 def meld_total(situation: Situation, total: str) -> None:
     """The meld answer's total."""
     got = situation.field("total")
-    situation.check(got == int(total), f"the meld should total {total}, the engine counts {got}")
+    situation.expect(
+        {"total": int(total)}, f"the meld should total {total}, the engine counts {got}"
+    )
 
 
 @then(
@@ -68,21 +70,17 @@ def meld_includes(
     """One meld entry: id, multiplicity and points (and its suit when named)."""
     want: dict[str, Any] = {"id": meld, "count": int(count), "points": int(points)}
     if suit:
-        want["suit"] = words.SUIT_BY_NAME[suit]
-    melds = situation.field("melds")
-    for entry in melds:
-        if entry not in situation.claimed and all(entry.get(k) == v for k, v in want.items()):
-            situation.claimed.append(entry)
-            return
-    situation.check(False, f"the meld should include {words.meld(want)}")
+        want["suit"] = notation.SUIT_BY_NAME[suit]
+    situation.expect_meld(want, f"the meld should include {notation.meld(want)}")
 
 
 @then("the meld has nothing else")
 def meld_nothing_else(situation: Situation) -> None:
     """Every meld the engine reports was named by a ``the meld includes`` step."""
-    extra = [m for m in situation.field("melds") if m not in situation.claimed]
+    extra = situation.unexpected_melds()
     situation.check(
-        not extra, "the engine counts melds the rules do not: " + ", ".join(map(words.meld, extra))
+        not extra,
+        "the engine counts melds the rules do not: " + ", ".join(map(notation.meld, extra)),
     )
 
 
@@ -92,12 +90,12 @@ def meld_nothing_else(situation: Situation) -> None:
 @then(parsers.re(r'the legal plays are "(?P<cards>[^"]*)"'))
 def legal_plays_are(situation: Situation, cards: str) -> None:
     """The set of cards the hand may play."""
-    want = set(words.parse_cards(cards))
-    got = set(situation.field("cards"))
-    situation.check(
-        got == want,
-        f"with {words.cards(situation.hand())} in hand the rules allow {words.cards(sorted(want))}"
-        f"; the engine allows {words.cards(sorted(got))}",
+    want = notation.parse_cards(cards)
+    got = situation.field("cards")
+    situation.expect(
+        {"cards": want},
+        f"with {notation.cards(situation.hand())} in hand the rules allow "
+        f"{notation.cards(sorted(set(want)))}; the engine allows {notation.cards(sorted(got))}",
     )
 
 
@@ -106,12 +104,12 @@ def card_wins(situation: Situation, which: str) -> None:
     """The trick winner as a position in play order."""
     got = situation.field("winner")
     trick = situation.params["trick"]
-    want = words.ordinal(which)
-    shown = words.card(trick[got]) if isinstance(got, int) and 0 <= got < len(trick) else got
-    situation.check(
-        got == want,
-        f"in the trick {words.cards(trick)} the {which} card ({words.card(trick[want])}) wins; "
-        f"the engine says card {got} ({shown})",
+    want = notation.ordinal(which)
+    shown = notation.card(trick[got]) if isinstance(got, int) and 0 <= got < len(trick) else got
+    situation.expect(
+        {"winner": want},
+        f"in the trick {notation.cards(trick)} the {which} card ({notation.card(trick[want])}) "
+        f"wins; the engine says card {got} ({shown})",
     )
 
 
@@ -119,7 +117,9 @@ def card_wins(situation: Situation, which: str) -> None:
 def worth(situation: Situation, points: str) -> None:
     """Card points of the cards counted."""
     got = situation.field("points")
-    situation.check(got == int(points), f"the cards are worth {points}; the engine counts {got}")
+    situation.expect(
+        {"points": int(points)}, f"the cards are worth {points}; the engine counts {got}"
+    )
 
 
 # --- deal -------------------------------------------------------------------------------------
@@ -127,22 +127,24 @@ def worth(situation: Situation, points: str) -> None:
 
 @then(parsers.re(r'seat (?P<seat>\d) is dealt "(?P<cards>[^"]*)"'))
 def seat_dealt(situation: Situation, seat: str, cards: str) -> None:
-    """One seat's hand after the deal, as a multiset."""
-    n = words.seat_of(seat)
+    """One seat's hand after the deal (compared as the deal's hands are: a multiset)."""
+    n = notation.seat_of(seat)
     hands = situation.field("hands")
-    want = words.parse_cards(cards)
+    want = notation.parse_cards(cards)
     got = hands[n] if isinstance(hands, list) and len(hands) > n else None
-    situation.check(
-        got is not None and Counter(got) == Counter(want),
-        f"seat {n} should be dealt {words.cards(want)}; the engine deals {words.cards(got or [])}",
+    situation.expect_at(
+        "hands[]",
+        want,
+        got,
+        f"seat {n} should be dealt {notation.cards(want)}; "
+        f"the engine deals {notation.cards(got or [])}",
     )
 
 
 @then(parsers.re(r"every seat is dealt (?P<size>\d+) cards"))
 def every_seat_dealt(situation: Situation, size: str) -> None:
     """All four hands have the hand size."""
-    hands = situation.field("hands")
-    sizes = [len(h) for h in hands]
+    sizes = [len(h) for h in situation.field("hands")]
     situation.check(
         sizes == [int(size)] * 4, f"each seat should hold {size} cards; the engine deals {sizes}"
     )
@@ -152,24 +154,24 @@ def every_seat_dealt(situation: Situation, size: str) -> None:
 def next_dealer(situation: Situation, seat: str) -> None:
     """Who deals the next hand."""
     got = situation.field("next_dealer")
-    situation.check(got == int(seat), f"seat {seat} deals next; the engine says seat {got}")
-
-
-def _refused(situation: Situation, rule: str, key: str, what: str) -> dict[str, Any]:
-    legal = situation.answer.get("legal")
-    found = situation.answer.get(key) or {}
-    situation.check(
-        legal is False and found.get("rule") == rule,
-        f"{what} should be refused under {rule}; the engine says legal={legal}, "
-        f"{key}={found or None}",
+    situation.expect(
+        {"next_dealer": int(seat)}, f"seat {seat} deals next; the engine says seat {got}"
     )
-    return dict(found)
+
+
+def _refused(situation: Situation, key: str, found: dict[str, Any], what: str) -> None:
+    legal = situation.answer.get("legal")
+    situation.expect(
+        {"legal": False, key: found},
+        f"{what} should be refused under {found['rule']}; the engine says legal={legal}, "
+        f"{key}={situation.answer.get(key) or None}",
+    )
 
 
 @then(parsers.re(rf"the deal is refused under {RULE}"))
 def deal_refused(situation: Situation, rule: str) -> None:
     """The deal answer is ``legal: false`` with this rule."""
-    _refused(situation, rule, "violation", "this deck")
+    _refused(situation, "violation", {"rule": rule}, "this deck")
 
 
 # --- auction ----------------------------------------------------------------------------------
@@ -178,24 +180,22 @@ def deal_refused(situation: Situation, rule: str) -> None:
 @then(parsers.re(r"the (?:calls|actions) are accepted"))
 def calls_accepted(situation: Situation) -> None:
     """Every call (auction) or action (play_hand) was legal."""
-    situation.check(
-        situation.field("legal") is True,
-        f"every call is legal; the engine refuses one: {situation.answer.get('violation')}",
-    )
+    refused = situation.answer.get("violation") or situation.answer.get("first_illegal")
+    situation.expect({"legal": True}, f"every call is legal; the engine refuses one: {refused}")
 
 
 @then(parsers.re(rf"the last call is refused under {RULE}"))
 def call_refused(situation: Situation, rule: str) -> None:
     """The auction answer is ``legal: false`` with this rule."""
-    _refused(situation, rule, "violation", "the last call")
+    _refused(situation, "violation", {"rule": rule}, "the last call")
 
 
 @then(parsers.re(r"seat (?P<seat>\d) is next to call, with (?P<bid>\d+) the lowest bid"))
 def next_to_call(situation: Situation, seat: str, bid: str) -> None:
     """Whose call it is and the smallest bid they may make."""
     got = (situation.field("next_seat"), situation.field("min_bid"))
-    situation.check(
-        got == (int(seat), int(bid)),
+    situation.expect(
+        {"next_seat": int(seat), "min_bid": int(bid)},
         f"seat {seat} calls next and may bid {bid} or more; the engine says seat {got[0]}, "
         f"{got[1]} or more",
     )
@@ -205,8 +205,8 @@ def next_to_call(situation: Situation, seat: str, bid: str) -> None:
 def may_not_pass(situation: Situation, seat: str) -> None:
     """The next seat is forced to bid."""
     got = (situation.field("next_seat"), situation.field("can_pass"))
-    situation.check(
-        got == (int(seat), False),
+    situation.expect(
+        {"next_seat": int(seat), "can_pass": False},
         f"seat {seat} must bid; the engine says next seat {got[0]}, can pass: {got[1]}",
     )
 
@@ -214,15 +214,16 @@ def may_not_pass(situation: Situation, seat: str) -> None:
 @then("the auction is not complete")
 def auction_open(situation: Situation) -> None:
     """More calls are due."""
-    situation.check(situation.field("complete") is False, "the auction goes on")
+    situation.field("complete")
+    situation.expect({"complete": False}, "the auction goes on")
 
 
 @then(parsers.re(r"the auction is complete with seat (?P<seat>\d) winning at (?P<bid>\d+)"))
 def auction_won(situation: Situation, seat: str, bid: str) -> None:
     """Complete, with the winner and the contract."""
     got = (situation.field("complete"), situation.field("winner"), situation.field("contract"))
-    situation.check(
-        got == (True, int(seat), int(bid)),
+    situation.expect(
+        {"complete": True, "winner": int(seat), "contract": int(bid)},
         f"the auction is over, won by seat {seat} at {bid}; the engine says complete={got[0]}, "
         f"winner={got[1]}, contract={got[2]}",
     )
@@ -234,17 +235,19 @@ def auction_won(situation: Situation, seat: str, bid: str) -> None:
 @then(parsers.re(r"the bidders (?P<verdict>make their contract|are set)"))
 def made_or_set(situation: Situation, verdict: str) -> None:
     """Whether the bidding team made its contract."""
-    want = verdict == "make their contract"
     got = situation.field("made")
-    situation.check(got is want, f"the bidders {verdict}; the engine says made={got}")
+    situation.expect(
+        {"made": verdict == "make their contract"},
+        f"the bidders {verdict}; the engine says made={got}",
+    )
 
 
 @then(parsers.re(rf"the teams score (?P<d0>{INT}) and (?P<d1>{INT})"))
 def teams_score(situation: Situation, d0: str, d1: str) -> None:
     """This hand's change of each team's score."""
     got = situation.field("delta")
-    situation.check(
-        got == [int(d0), int(d1)], f"the hand scores {d0} and {d1}; the engine scores {got}"
+    situation.expect(
+        {"delta": [int(d0), int(d1)]}, f"the hand scores {d0} and {d1}; the engine scores {got}"
     )
 
 
@@ -252,8 +255,8 @@ def teams_score(situation: Situation, d0: str, d1: str) -> None:
 def scores_become(situation: Situation, s0: str, s1: str) -> None:
     """Both game scores after the hand."""
     got = situation.field("scores")
-    situation.check(
-        got == [int(s0), int(s1)], f"the scores become {s0} to {s1}; the engine says {got}"
+    situation.expect(
+        {"scores": [int(s0), int(s1)]}, f"the scores become {s0} to {s1}; the engine says {got}"
     )
 
 
@@ -263,7 +266,7 @@ def game_winner(situation: Situation, team: str | None) -> None:
     want = int(team) if team is not None else None
     got = situation.field("game_winner")
     said = f"team {want} wins the game" if want is not None else "nobody has won yet"
-    situation.check(got == want, f"{said}; the engine says game_winner={got}")
+    situation.expect({"game_winner": want}, f"{said}; the engine says game_winner={got}")
 
 
 # --- whole hands ------------------------------------------------------------------------------
@@ -272,11 +275,7 @@ def game_winner(situation: Situation, team: str | None) -> None:
 @then(parsers.re(rf"the hand is refused at action (?P<index>\d+) under {RULE}"))
 def hand_refused(situation: Situation, index: str, rule: str) -> None:
     """play_hand stops at the first illegal action, with this index and rule."""
-    found = _refused(situation, rule, "first_illegal", f"action {index}")
-    situation.check(
-        found.get("index") == int(index),
-        f"action {index} is the first illegal one; the engine says {found.get('index')}",
-    )
+    _refused(situation, "first_illegal", {"rule": rule, "index": int(index)}, f"action {index}")
 
 
 @then(
@@ -285,8 +284,8 @@ def hand_refused(situation: Situation, index: str, rule: str) -> None:
 def hand_outcome(situation: Situation, outcome: str) -> None:
     """The hand is complete with this outcome."""
     got = (situation.field("complete"), situation.field("outcome"))
-    situation.check(
-        got == (True, outcome),
+    situation.expect(
+        {"complete": True, "outcome": outcome},
         f"the hand ends {outcome}; the engine says complete={got[0]}, outcome={got[1]}",
     )
 
@@ -295,8 +294,10 @@ def hand_outcome(situation: Situation, outcome: str) -> None:
 def bidder_is(situation: Situation, seat: str, contract: str, suit: str) -> None:
     """Bidder, contract and trump of a played hand."""
     got = (situation.field("bidder"), situation.field("contract"), situation.field("trump"))
-    want = (int(seat), int(contract), words.SUIT_BY_NAME[suit])
-    situation.check(got == want, f"seat {seat} bids {contract} in {suit}; the engine says {got}")
+    situation.expect(
+        {"bidder": int(seat), "contract": int(contract), "trump": notation.SUIT_BY_NAME[suit]},
+        f"seat {seat} bids {contract} in {suit}; the engine says {got}",
+    )
 
 
 @then(parsers.re(r"seat (?P<seat>\d) melds (?P<points>\d+)"))
@@ -304,12 +305,14 @@ def seat_melds(situation: Situation, seat: str, points: str) -> None:
     """One seat's raw meld in a whole hand."""
     melds = situation.field("meld")
     got = melds[int(seat)] if isinstance(melds, list) else melds
-    situation.check(got == int(points), f"seat {seat} melds {points}; the engine says {got}")
+    situation.expect_at(
+        "meld[]", int(points), got, f"seat {seat} melds {points}; the engine says {got}"
+    )
 
 
 def _pair(situation: Situation, key: str, a: str, b: str, what: str) -> None:
     got = situation.field(key)
-    situation.check(got == [int(a), int(b)], f"{what} are {a} and {b}; the engine says {got}")
+    situation.expect({key: [int(a), int(b)]}, f"{what} are {a} and {b}; the engine says {got}")
 
 
 @then(parsers.re(r"the team meld is (?P<a>\d+) and (?P<b>\d+)"))
@@ -334,5 +337,7 @@ def tricks_won_are(situation: Situation, a: str, b: str) -> None:
 def aces_declared(situation: Situation, seats: str) -> None:
     """Seats that must declare aces around (MELD-ACES-DECLARED)."""
     want = sorted(int(s) for s in seats if s.isdigit())
-    got = sorted(situation.field("aces_around") or [])
-    situation.check(got == want, f"aces around: {want or 'nobody'}; the engine says {got}")
+    got = situation.field("aces_around")
+    situation.expect(
+        {"aces_around": want}, f"aces around: {want or 'nobody'}; the engine says {got}"
+    )

@@ -23,26 +23,15 @@ Grammar:
 from __future__ import annotations
 
 import re
-from functools import cache
-from pathlib import Path
 from typing import Any
 
-import yaml
 from pytest_bdd import parsers, when
 
-from features.support import words
-from features.support.situation import Situation
+from pytest_pinochle import notation
+from pytest_pinochle.driver import Situation
 
-VARIANTS_DIR = Path(__file__).resolve().parent.parent.parent / "spec" / "variants"
 CALL = re.compile(r"seat (?P<seat>\d) (?:bids (?P<bid>\d+)|(?P<pass>passes))")
-
-
-@cache
-def suit_order_deck(variant: str) -> tuple[str, ...]:
-    """The variant's deck sorted: suits s h d c, ranks high to low, copies together."""
-    with (VARIANTS_DIR / f"{variant}.yaml").open(encoding="utf-8") as f:
-        deck = yaml.safe_load(f)["rules"]["deck"]
-    return tuple(r + s for s in "shdc" for r in deck["ranks"] for _ in range(deck["copies"]))
+OUTCOME = r"played|thrown_in|no_marriage|meld_short"
 
 
 @when("the meld is counted")
@@ -54,28 +43,27 @@ def count_meld(situation: Situation) -> None:
 @when(parsers.re(r"seat (?P<seat>\d) is to lead"))
 def to_lead(situation: Situation, seat: str) -> None:
     """Ask ``legal_plays`` for seat <n>'s hand to an empty trick."""
-    situation.holder = words.seat_of(seat)
+    situation.holder = notation.seat_of(seat)
     situation.ask("legal_plays", trump=situation.trump, hand=situation.hand(), trick=[])
 
 
 @when(parsers.re(r'the trick so far is "(?P<cards>[^"]*)"'))
 def trick_so_far(situation: Situation, cards: str) -> None:
     """Ask ``legal_plays`` for the hand named last, to a trick with these cards in play order."""
-    situation.ask(
-        "legal_plays", trump=situation.trump, hand=situation.hand(), trick=words.parse_cards(cards)
-    )
+    trick = notation.parse_cards(cards)
+    situation.ask("legal_plays", trump=situation.trump, hand=situation.hand(), trick=trick)
 
 
 @when(parsers.re(r'the trick "(?P<cards>[^"]*)" is played'))
 def trick_played(situation: Situation, cards: str) -> None:
     """Ask ``trick_winner`` for these cards in play order."""
-    situation.ask("trick_winner", trump=situation.trump, trick=words.parse_cards(cards))
+    situation.ask("trick_winner", trump=situation.trump, trick=notation.parse_cards(cards))
 
 
 @when(parsers.re(r'the cards "(?P<cards>[^"]*)" (?P<last>of the last trick )?are counted'))
 def cards_counted(situation: Situation, cards: str, last: str | None) -> None:
     """Ask ``card_points`` for cards won, with the last-trick bonus if they include it."""
-    situation.ask("card_points", cards=words.parse_cards(cards), last_trick=bool(last))
+    situation.ask("card_points", cards=notation.parse_cards(cards), last_trick=bool(last))
 
 
 @when(
@@ -85,11 +73,7 @@ def cards_counted(situation: Situation, cards: str, last: str | None) -> None:
 )
 def deal_suit_order(situation: Situation, put: str | None, take: str | None) -> None:
     """Ask ``deal`` with the sorted deck (optionally one card swapped for another)."""
-    assert situation.variant is not None, "name the rules first"
-    deck = list(suit_order_deck(situation.variant))
-    if put and take:
-        deck[deck.index(take)] = put
-    situation.ask("deal", dealer=situation.dealer, deck=deck)
+    situation.deal_sorted(put, take)
 
 
 def parse_calls(text: str) -> list[dict[str, Any]]:
@@ -101,7 +85,7 @@ def parse_calls(text: str) -> list[dict[str, Any]]:
             raise ValueError(
                 f"cannot read the call {part!r}: say 'seat 1 bids 50' or 'seat 2 passes'"
             )
-        seat = words.seat_of(m["seat"])
+        seat = notation.seat_of(m["seat"])
         calls.append(
             {"seat": seat, "pass": True} if m["pass"] else {"seat": seat, "bid": int(m["bid"])}
         )
@@ -114,38 +98,10 @@ def calls_are(situation: Situation, calls: str) -> None:
     situation.ask("auction", dealer=situation.dealer, calls=parse_calls(calls))
 
 
-@when(
-    parsers.re(r"the hand is scored(?: as (?P<outcome>played|thrown_in|no_marriage|meld_short))?")
-)
+@when(parsers.re(rf"the hand is scored(?: as (?P<outcome>{OUTCOME}))?"))
 def hand_scored(situation: Situation, outcome: str | None) -> None:
     """Ask ``score_hand`` with the contract, meld, tricks and scores given."""
-    params: dict[str, Any] = {
-        "bidder_team": situation.bidder_team,
-        "contract": situation.contract,
-        "outcome": outcome or "played",
-        "meld": situation.meld,
-        "tricks": situation.tricks,
-        "tricks_won": situation.tricks_won,
-        "scores": situation.scores,
-    }
-    if situation.hand_number is not None:
-        params["hand"] = situation.hand_number
-    situation.ask("score_hand", **params)
-
-
-def play_hand(situation: Situation, actions: list[str]) -> None:
-    """Ask ``play_hand`` with the four hands held, the dealer, the scores and these actions."""
-    missing = [seat for seat in range(4) if seat not in situation.hands]
-    assert not missing, f"play_hand needs all four hands; no hand for seats {missing}"
-    params: dict[str, Any] = {
-        "dealer": situation.dealer,
-        "scores": situation.scores,
-        "hands": [situation.hands[seat] for seat in range(4)],
-        "actions": actions,
-    }
-    if situation.hand_number is not None:
-        params["hand"] = situation.hand_number
-    situation.ask("play_hand", **params)
+    situation.score_hand(outcome or "played")
 
 
 def parse_actions(text: str) -> list[str]:
@@ -156,11 +112,11 @@ def parse_actions(text: str) -> list[str]:
 @when(parsers.re(r'the hand is played with the actions "(?P<actions>[^"]*)"'))
 def hand_played(situation: Situation, actions: str) -> None:
     """Ask ``play_hand`` with these actions (the hand may stop early)."""
-    play_hand(situation, parse_actions(actions))
+    situation.play_hand(parse_actions(actions))
 
 
 @when(parsers.re(r'the hand is played with the actions "(?P<actions>[^"]*)" and the tricks'))
 def hand_played_with_tricks(situation: Situation, actions: str, docstring: str) -> None:
     """Ask ``play_hand`` with these actions, then one ``play`` per card of each trick line."""
-    plays = [f"play {c}" for line in docstring.splitlines() for c in words.parse_cards(line)]
-    play_hand(situation, parse_actions(actions) + plays)
+    plays = [f"play {c}" for line in docstring.splitlines() for c in notation.parse_cards(line)]
+    situation.play_hand(parse_actions(actions) + plays)

@@ -1,34 +1,34 @@
-"""Spec tools: which rule is tested where (``pinochle spec coverage``), and the variants table.
-
-Rule IDs come from the chapters (``## ID: title`` then ``- **Variants:** ...``); evidence from
-the scenario tables and from the tags of the Gherkin features.
-"""
+"""The rule catalogue and its coverage: which rule is tested where, per variant, and the table of
+the variants side by side (``pinochle spec coverage|variants``)."""
 
 from __future__ import annotations
 
-import argparse
 import re
-import sys
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import yaml
+from gherkin.parser import Parser
 
-from adapters.cases import ROOT, CaseError, load_cases
+from specdata import (
+    FEATURES_DIR,
+    RULE_ID,
+    RULES_DIR,
+    SPEC_DIR,
+    VARIANTS_DIR,
+    load_yaml,
+    variant_ids,
+)
 
-SPEC_DIR = ROOT / "spec"
-RULES_DIR = SPEC_DIR / "rules"
-VARIANTS_DIR = SPEC_DIR / "variants"
-FEATURES_DIR = ROOT / "features"
+from .tables import load_cases, shown_path
+
 COVERAGE_MD = SPEC_DIR / "coverage.md"
 README_MD = SPEC_DIR / "README.md"
 
-RULE_HEADING = re.compile(r"^## (?P<id>[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+):\s*(?P<title>.*?)\s*$")
+RULE_HEADING = re.compile(rf"^## (?P<id>{RULE_ID.pattern}):\s*(?P<title>.*?)\s*$")
 VARIANTS_BULLET = re.compile(r"^- \*\*Variants:\*\*\s*(?P<variants>.*?)\s*$")
-RULE_TAG = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+")
 VARIANTS_BLOCK = re.compile(
     r"(?P<begin><!-- BEGIN variants-table.*?-->)(?P<body>.*?)(?P<end><!-- END variants-table -->)",
     re.DOTALL,
@@ -61,7 +61,7 @@ class Evidence:
 
 @dataclass
 class Scenario:
-    """A Gherkin scenario as the coverage sees it: its name, place and tags."""
+    """A Gherkin scenario as the coverage sees it: its name, place and tags (the feature's too)."""
 
     name: str
     file: str
@@ -69,19 +69,7 @@ class Scenario:
     tags: list[str] = field(default_factory=list)
 
 
-def variant_ids() -> list[str]:
-    """The variants, from the file names of spec/variants."""
-    return sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
-
-
-def _rel(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(ROOT))
-    except ValueError:
-        return str(path)
-
-
-def load_rules(rules_dir: Path = RULES_DIR) -> dict[str, Rule]:
+def load_catalogue(rules_dir: Path = RULES_DIR) -> dict[str, Rule]:
     """The rule catalogue: every ``## ID: title`` heading of spec/rules/*.md with its variants."""
     rules: dict[str, Rule] = {}
     for path in sorted(rules_dir.glob("*.md")):
@@ -98,28 +86,39 @@ def load_rules(rules_dir: Path = RULES_DIR) -> dict[str, Rule]:
                 if vm:
                     variants = tuple(v.strip() for v in vm["variants"].split(",") if v.strip())
                     break
-            rules[m["id"]] = Rule(m["id"], m["title"], _rel(path), i + 1, variants)
+            rules[m["id"]] = Rule(m["id"], m["title"], shown_path(path), i + 1, variants)
     return rules
 
 
-def parse_feature(path: Path) -> list[Scenario]:
-    """Scenarios of a .feature file with their tags (the feature's tags included)."""
-    scenarios: list[Scenario] = []
-    feature_tags: list[str] = []
-    pending: list[str] = []
-    for number, raw in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        text = raw.strip()
-        if text.startswith("@"):
-            pending.extend(t.lstrip("@") for t in text.split() if t.startswith("@"))
-        elif text.startswith("Feature:"):
-            feature_tags, pending = pending, []
-        elif re.match(r"(Scenario|Scenario Outline|Scenario Template|Example):", text):
-            name = text.split(":", 1)[1].strip()
-            scenarios.append(Scenario(name, _rel(path), number, feature_tags + pending))
-            pending = []
-        elif text and not text.startswith("#"):
-            pending = []  # tags of an Examples block or a Rule: not counted
-    return scenarios
+def _names(tags: Iterable[Mapping[str, object]]) -> list[str]:
+    return [str(t["name"]).lstrip("@") for t in tags]
+
+
+def feature_scenarios(path: Path) -> list[Scenario]:
+    """Scenarios of a .feature file, read by the official Gherkin parser, with their tags.
+
+    A scenario carries its feature's and its rule's tags, as pytest-bdd applies them; tags of
+    an Examples block are not counted.
+    """
+    document = Parser().parse(path.read_text(encoding="utf-8"))
+    feature = document.get("feature")
+    if not feature:
+        return []
+    file = shown_path(path)
+    out: list[Scenario] = []
+
+    def visit(children: list[Any], tags: list[str]) -> None:
+        for child in children:
+            if "rule" in child:
+                rule = child["rule"]
+                visit(rule["children"], tags + _names(rule["tags"]))
+            elif "scenario" in child:
+                sc = child["scenario"]
+                line = int(sc["location"]["line"])
+                out.append(Scenario(sc["name"], file, line, tags + _names(sc["tags"])))
+
+    visit(feature["children"], _names(feature["tags"]))
+    return out
 
 
 def feature_paths() -> list[Path]:
@@ -136,8 +135,8 @@ def collect_evidence() -> list[Evidence]:
         for rule in c.rules
     ]
     for path in feature_paths():
-        for sc in parse_feature(path):
-            rules = [t for t in sc.tags if RULE_TAG.fullmatch(t)]
+        for sc in feature_scenarios(path):
+            rules = [t for t in sc.tags if RULE_ID.fullmatch(t)]
             variants = [t for t in sc.tags if t in known]
             negative = "negative" in sc.tags
             out.extend(
@@ -253,6 +252,20 @@ def render_coverage_md(rules: dict[str, Rule], evidence: Sequence[Evidence]) -> 
     return "\n".join(out) + "\n"
 
 
+def coverage_report(markdown: bool = False) -> str:
+    """The coverage of the rules: the text matrix, or spec/coverage.md's text when ``markdown``.
+
+    Raises CaseError (a ValueError naming file and line) when a table is broken.
+    """
+    rules, evidence = load_catalogue(), collect_evidence()
+    return render_coverage_md(rules, evidence) if markdown else render_matrix(rules, evidence)
+
+
+def coverage_gaps() -> list[str]:
+    """Every rule x variant lacking a positive or a negative case, and every unknown name used."""
+    return gaps(load_catalogue(), collect_evidence())
+
+
 # --- variants table -----------------------------------------------------------------------------
 
 
@@ -277,12 +290,9 @@ def _cell(value: Any) -> str:
     return str(value).replace("|", "\\|")
 
 
-def render_variants_table() -> str:
+def variants_table() -> str:
     """Every rules parameter of the variants side by side, then each variant's options."""
-    variants = {}
-    for vid in variant_ids():
-        with (VARIANTS_DIR / f"{vid}.yaml").open(encoding="utf-8") as f:
-            variants[vid] = yaml.safe_load(f)
+    variants = {vid: load_yaml(VARIANTS_DIR / f"{vid}.yaml") for vid in variant_ids()}
     flat = {vid: _flatten(v.get("rules", {})) for vid, v in variants.items()}
     keys: list[str] = []
     for vid in variants:
@@ -306,64 +316,12 @@ def render_variants_table() -> str:
     return "\n".join(out)
 
 
-def fill_variants_block(text: str) -> str:
-    """README text with the variants-table block filled in (ValueError if it has no block)."""
+def variants_block(text: str) -> str:
+    """README text with its variants-table block filled in (ValueError if it has no block)."""
     m = VARIANTS_BLOCK.search(text)
     if m is None:
         raise ValueError(
             "no <!-- BEGIN variants-table --> ... <!-- END variants-table --> block found"
         )
-    body = "\n" + render_variants_table() + "\n"
+    body = "\n" + variants_table() + "\n"
     return text[: m.start("body")] + body + text[m.end("body") :]
-
-
-# --- command line -------------------------------------------------------------------------------
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``pinochle spec coverage [--check|--write]`` and ``pinochle spec variants [--write]``."""
-    parser = argparse.ArgumentParser(prog="pinochle spec", description=__doc__)
-    sub = parser.add_subparsers(dest="command", required=True)
-    cov = sub.add_parser("coverage", help="the rule x variant matrix of positive/negative cases")
-    group = cov.add_mutually_exclusive_group()
-    group.add_argument("--check", action="store_true", help="exit 1 listing every gap")
-    group.add_argument("--write", action="store_true", help=f"write {_rel(COVERAGE_MD)}")
-    var = sub.add_parser("variants", help="the side-by-side table of the variants")
-    var.add_argument("--write", action="store_true", help=f"fill the block in {_rel(README_MD)}")
-    args = parser.parse_args(list(sys.argv[1:] if argv is None else argv))
-
-    if args.command == "variants":
-        if not args.write:
-            print(render_variants_table())
-            return 0
-        try:
-            text = fill_variants_block(README_MD.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as e:
-            print(f"{_rel(README_MD)}: {e}", file=sys.stderr)
-            return 1
-        README_MD.write_text(text, encoding="utf-8")
-        print(f"wrote the variants table into {_rel(README_MD)}")
-        return 0
-
-    try:
-        rules = load_rules()
-        evidence = collect_evidence()
-    except CaseError as e:
-        print(e, file=sys.stderr)
-        return 1
-    if args.write:
-        COVERAGE_MD.write_text(render_coverage_md(rules, evidence), encoding="utf-8")
-        print(f"wrote {_rel(COVERAGE_MD)}")
-        return 0
-    if args.check:
-        problems = gaps(rules, evidence)
-        for line in problems:
-            print(line)
-        print(f"{len(problems)} problems" if problems else "every rule is covered in every variant")
-        return 1 if problems else 0
-    print(render_matrix(rules, evidence))
-    return 0
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

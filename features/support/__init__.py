@@ -1,1 +1,0 @@
-"""Small helpers of the suite: card and suit names in the game's language."""

@@ -1,0 +1,238 @@
+"""The one comparison of an engine's answer with the answer the rules require.
+
+A per-method field map says how each field compares; table cases, Then steps and the export all
+use it (the export writes the map out as data). This code is the authority on comparison.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal
+
+from . import notation
+
+Kind = Literal["exact", "set", "multiset", "sequence", "melds", "given-keys"]
+
+KINDS: dict[str, str] = {
+    "exact": (
+        "equal JSON values (an integer equals the same number as a float, a boolean is not a "
+        "number); an expected object must have exactly the expected keys, a list the same "
+        "length, compared item by item with the field map"
+    ),
+    "set": "the distinct items must be the same set (order and repeats do not matter)",
+    "multiset": "the same items the same number of times, in any order",
+    "sequence": "the same items in the same order",
+    "melds": (
+        "the multiset of (id, count, points[, suit]); an expected entry that gives a suit is "
+        "matched first; complete: every reported entry must be expected"
+    ),
+    "given-keys": "null must be null; otherwise only the keys given are compared (exactly)",
+}
+"""What each kind of comparison means (written out by the export)."""
+
+SPECIAL: dict[str, dict[str, Kind]] = {
+    "deal": {"violation": "given-keys"},
+    "meld": {"melds": "melds"},
+    "legal_plays": {"cards": "set"},
+    "auction": {"violation": "given-keys"},
+    "play_hand": {
+        "first_illegal": "given-keys",
+        "tricks[].cards": "sequence",
+        "aces_around": "set",
+    },
+}
+"""Fields that do not compare as their shape suggests; every other card list is a multiset
+and everything else is exact."""
+
+MELD_KEYS = ("id", "count", "points", "suit")
+"""The fields of a meld entry that are compared (``suit`` only where the entry gives it)."""
+
+
+@cache
+def field_map(method: str) -> dict[str, Kind]:
+    """How each field of ``method``'s answer compares: path (``tricks[].cards``) -> kind.
+
+    Paths not listed compare exactly. Card lists come from the result schema.
+    """
+    special = SPECIAL.get(method, {})
+    fields: dict[str, Kind] = {
+        path: "multiset" for path in sorted(notation.card_paths(method, "result"))
+    }
+    fields.update(special)
+    # A field compared as a whole (melds, given keys) has no separately compared parts.
+    wholes = [p for p, k in fields.items() if k in ("melds", "given-keys")]
+    return {
+        p: k
+        for p, k in sorted(fields.items())
+        if not any(p.startswith(w + ".") or p.startswith(w + "[]") for w in wholes)
+    }
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One way an answer differs from the expected one, at ``where`` (``tricks[0].cards``)."""
+
+    where: str
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.text}"
+
+
+def compare(method: str, expect: Mapping[str, Any], actual: Mapping[str, Any]) -> list[Mismatch]:
+    """How ``actual`` differs from ``expect`` (empty when it conforms).
+
+    Every key of ``expect`` must be in the answer and match by the field map; keys of the answer
+    that ``expect`` does not name are not compared.
+    """
+    fields = field_map(method)
+    out: list[Mismatch] = []
+    for key, want in expect.items():
+        if key not in actual:
+            out.append(Mismatch(key, f"expected {want!r}, missing from the answer"))
+        else:
+            out.extend(_compare(fields, key, key, want, actual[key]))
+    return out
+
+
+def compare_at(method: str, path: str, expected: Any, actual: Any) -> list[Mismatch]:
+    """Compare one value found at ``path`` of ``method``'s answer (``hands[]`` for one hand)."""
+    return _compare(field_map(method), path, path.replace("[]", ""), expected, actual)
+
+
+def _compare(
+    fields: Mapping[str, Kind], path: str, label: str, want: Any, got: Any
+) -> list[Mismatch]:
+    kind = fields.get(path, "exact")
+    if kind == "melds":
+        return _melds(label, want, got)
+    if kind == "given-keys":
+        return _given_keys(fields, path, label, want, got)
+    if kind in ("set", "multiset", "sequence"):
+        return _collection(kind, label, want, got)
+    return _exact(fields, path, label, want, got)
+
+
+def _show(value: object) -> str:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value) if value else "nothing"
+    return repr(value)
+
+
+def _same_scalar(want: object, got: object) -> bool:
+    numbers = (int, float)
+    if isinstance(want, numbers) and isinstance(got, numbers):
+        # A boolean is not a number here: True must not pass for 1.
+        return isinstance(want, bool) == isinstance(got, bool) and want == got
+    return type(want) is type(got) and want == got
+
+
+def _exact(
+    fields: Mapping[str, Kind], path: str, label: str, want: Any, got: Any
+) -> list[Mismatch]:
+    if isinstance(want, dict) and isinstance(got, dict):
+        out: list[Mismatch] = []
+        for key, value in want.items():
+            if key not in got:
+                out.append(
+                    Mismatch(f"{label}.{key}", f"expected {value!r}, missing from the answer")
+                )
+            else:
+                out.extend(_compare(fields, f"{path}.{key}", f"{label}.{key}", value, got[key]))
+        out.extend(
+            Mismatch(f"{label}.{key}", f"not expected, got {got[key]!r}")
+            for key in got
+            if key not in want
+        )
+        return out
+    if isinstance(want, list) and isinstance(got, list):
+        if len(want) != len(got):
+            return [Mismatch(label, f"expected {len(want)} items {want!r}, got {len(got)} {got!r}")]
+        out = []
+        for i, (w, g) in enumerate(zip(want, got, strict=True)):
+            out.extend(_compare(fields, f"{path}[]", f"{label}[{i}]", w, g))
+        return out
+    return [] if _same_scalar(want, got) else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+
+
+def _collection(kind: str, label: str, want: Any, got: Any) -> list[Mismatch]:
+    if not isinstance(want, list) or not isinstance(got, list):
+        return [] if want == got else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+    if kind == "sequence":
+        if want == got:
+            return []
+        return [Mismatch(label, f"expected {_show(want)} in this order, got {_show(got)}")]
+    try:
+        missing_and_extra = _differences(kind, want, got)
+    except TypeError:  # unhashable items: the engine answered something else than a list of values
+        return [Mismatch(label, f"expected {want!r}, got {got!r}")]
+    missing, extra = missing_and_extra
+    if not missing and not extra:
+        return []
+    parts = []
+    if missing:
+        parts.append(f"missing {_show(missing)}")
+    if extra:
+        parts.append(f"unexpected {_show(extra)}")
+    return [Mismatch(label, f"{'; '.join(parts)} (expected {_show(want)}, got {_show(got)})")]
+
+
+def _differences(kind: str, want: list[Any], got: list[Any]) -> tuple[list[Any], list[Any]]:
+    if kind == "set":
+        return sorted(set(want) - set(got), key=str), sorted(set(got) - set(want), key=str)
+    w, g = Counter(want), Counter(got)
+    return sorted((w - g).elements(), key=str), sorted((g - w).elements(), key=str)
+
+
+def _given_keys(
+    fields: Mapping[str, Kind], path: str, label: str, want: Any, got: Any
+) -> list[Mismatch]:
+    if not isinstance(want, dict) or not isinstance(got, dict):
+        return [] if want == got else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+    out: list[Mismatch] = []
+    for key, value in want.items():
+        if key not in got:
+            out.append(Mismatch(f"{label}.{key}", f"expected {value!r}, missing from the answer"))
+        else:
+            out.extend(_exact(fields, f"{path}.{key}", f"{label}.{key}", value, got[key]))
+    return out
+
+
+@dataclass(frozen=True)
+class MeldDiff:
+    """Expected meld entries the answer lacks, and reported entries nobody expected."""
+
+    missing: list[Mapping[str, Any]]
+    unexpected: list[dict[str, Any]]
+
+
+def meld_diff(expected: Sequence[Mapping[str, Any]], actual: Sequence[Any]) -> MeldDiff:
+    """Match expected meld entries to reported ones on the keys each expected entry gives."""
+    unmatched = [a for a in actual if isinstance(a, dict)]
+    missing: list[Mapping[str, Any]] = []
+    # Entries that give a suit are the most specific: match them first, so that an entry without
+    # a suit never takes the one reported meld a suited entry needs.
+    for want in sorted(expected, key=lambda e: e.get("suit") is None):
+        keys = [k for k in MELD_KEYS if k in want]
+        for got in unmatched:
+            if all(got.get(k) == want[k] for k in keys):
+                unmatched.remove(got)
+                break
+        else:
+            missing.append(want)
+    return MeldDiff(missing, unmatched)
+
+
+def _melds(label: str, want: Any, got: Any) -> list[Mismatch]:
+    if not isinstance(want, list) or not isinstance(got, list):
+        return [Mismatch(label, f"expected a list of melds {want!r}, got {got!r}")]
+    diff = meld_diff([w for w in want if isinstance(w, dict)], got)
+    parts = []
+    if diff.missing:
+        parts.append("missing " + ", ".join(notation.meld(m) for m in diff.missing))
+    if diff.unexpected:
+        parts.append("unexpected " + ", ".join(notation.meld(m) for m in diff.unexpected))
+    return [Mismatch(label, "; ".join(parts))] if parts else []

@@ -1,0 +1,177 @@
+"""The driver the steps talk to: what a scenario has set up, the one question its When step asks
+the engine, and the checks of its Then steps through the suite's one comparison."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from adapters.client import Engine
+from specdata import VARIANTS_DIR, load_yaml
+
+from . import notation
+from .compare import Mismatch, compare, compare_at, meld_diff
+
+
+class RuleMismatch(AssertionError):
+    """The engine's answer disagrees with the scenario: reported as the message alone."""
+
+
+def suit_order_deck(variant: str) -> list[str]:
+    """The variant's deck sorted: suits s h d c, ranks high to low, copies together."""
+    deck = load_yaml(VARIANTS_DIR / f"{variant}.yaml")["rules"]["deck"]
+    return [r + s for s in "shdc" for r in deck["ranks"] for _ in range(deck["copies"])]
+
+
+@dataclass
+class Situation:
+    """The rules, the table and the last question put to the engine in one scenario."""
+
+    engine: Engine
+    variant: str | None = None
+    options: dict[str, str] = field(default_factory=dict)
+    trump: str | None = None
+    dealer: int = 0
+    scores: list[int] = field(default_factory=lambda: [0, 0])
+    hand_number: int | None = None
+    hands: dict[int, list[str]] = field(default_factory=dict)
+    holder: int | None = None
+    """The seat whose hand was named last (the one meld and legal-play questions are about)."""
+    bidder_team: int | None = None
+    contract: int | None = None
+    meld: list[int] = field(default_factory=lambda: [0, 0])
+    tricks: list[int] = field(default_factory=lambda: [0, 0])
+    tricks_won: list[int] = field(default_factory=lambda: [0, 0])
+    method: str | None = None
+    params: dict[str, Any] = field(default_factory=dict)
+    answer: dict[str, Any] = field(default_factory=dict)
+    expected_melds: list[dict[str, Any]] = field(default_factory=list)
+    """Melds the Then steps have named so far (for "the meld has nothing else")."""
+
+    # --- Given ----------------------------------------------------------------------------------
+
+    def hold(self, seat: int, cards: list[str]) -> None:
+        """Seat ``seat`` holds ``cards``; later meld and legal-play questions are about it."""
+        self.hands[seat] = cards
+        self.holder = seat
+
+    def hand(self) -> list[str]:
+        """The hand named last."""
+        if self.holder is None:
+            raise AssertionError('the scenario holds no hand: add "seat <n> holds ..."')
+        return self.hands[self.holder]
+
+    # --- When -----------------------------------------------------------------------------------
+
+    def ask(self, method: str, **params: Any) -> dict[str, Any]:
+        """Ask the engine with the scenario's variant and options; skip what it does not play."""
+        if self.variant is None:
+            raise AssertionError(
+                "the scenario names no rules: start with 'Given the <variant> rules'"
+            )
+        reason = self.engine.skip_reason(method, self.variant, self.options)
+        if reason:
+            pytest.skip(reason)
+        self.method = method
+        self.params = {"variant": self.variant, "options": dict(self.options), **params}
+        self.answer = self.engine.call(method, self.params)
+        return self.answer
+
+    def deal_sorted(self, put: str | None = None, take: str | None = None) -> None:
+        """Ask ``deal`` with the variant's deck in suit order, ``put`` in place of ``take``."""
+        if self.variant is None:
+            raise AssertionError("name the rules first")
+        deck = suit_order_deck(self.variant)
+        if put and take:
+            deck[deck.index(take)] = put
+        self.ask("deal", dealer=self.dealer, deck=deck)
+
+    def score_hand(self, outcome: str) -> None:
+        """Ask ``score_hand`` with the contract, meld, tricks and scores given."""
+        params: dict[str, Any] = {
+            "bidder_team": self.bidder_team,
+            "contract": self.contract,
+            "outcome": outcome,
+            "meld": self.meld,
+            "tricks": self.tricks,
+            "tricks_won": self.tricks_won,
+            "scores": self.scores,
+        }
+        if self.hand_number is not None:
+            params["hand"] = self.hand_number
+        self.ask("score_hand", **params)
+
+    def play_hand(self, actions: list[str]) -> None:
+        """Ask ``play_hand`` with the four hands held, the dealer, the scores and ``actions``."""
+        missing = [seat for seat in range(4) if seat not in self.hands]
+        if missing:
+            raise AssertionError(f"play_hand needs all four hands; no hand for seats {missing}")
+        params: dict[str, Any] = {
+            "dealer": self.dealer,
+            "scores": self.scores,
+            "hands": [self.hands[seat] for seat in range(4)],
+            "actions": actions,
+        }
+        if self.hand_number is not None:
+            params["hand"] = self.hand_number
+        self.ask("play_hand", **params)
+
+    # --- Then -----------------------------------------------------------------------------------
+
+    def field(self, key: str) -> Any:
+        """A field of the last answer; a clear failure if the engine left it out."""
+        if key not in self.answer:
+            raise RuleMismatch(f"the engine's answer has no {key!r}{self.context()}")
+        return self.answer[key]
+
+    def mismatches(self, expect: dict[str, Any]) -> list[Mismatch]:
+        """How the last answer differs from ``expect`` (the suite's one comparison)."""
+        if self.method is None:
+            raise AssertionError("no question was put to the engine: add a When step")
+        return compare(self.method, expect, self.answer)
+
+    def expect(self, expect: dict[str, Any], message: str) -> None:
+        """Fail with ``message`` and the situation unless the answer matches ``expect``."""
+        __tracebackhide__ = True
+        self.check(not self.mismatches(expect), message)
+
+    def expect_at(self, path: str, expected: Any, actual: Any, message: str) -> None:
+        """Fail with ``message`` unless ``actual`` (found at ``path``) matches ``expected``."""
+        __tracebackhide__ = True
+        assert self.method is not None
+        self.check(not compare_at(self.method, path, expected, actual), message)
+
+    def expect_meld(self, entry: dict[str, Any], message: str) -> None:
+        """The answer reports ``entry`` besides the melds already expected."""
+        __tracebackhide__ = True
+        self.expected_melds.append(entry)
+        self.check(not meld_diff(self.expected_melds, self.field("melds")).missing, message)
+
+    def unexpected_melds(self) -> list[dict[str, Any]]:
+        """Reported melds that no Then step has expected."""
+        return [dict(m) for m in meld_diff(self.expected_melds, self.field("melds")).unexpected]
+
+    def context(self) -> str:
+        """The question and answer in the game's language, for the end of a failure message."""
+        lines = [f"\n  rules: {self.variant} ({notation.options(self.options)})"]
+        if self.method:
+            method = self.method
+            asked = ", ".join(
+                f"{k} {notation.value(method, 'params', k, v)}"
+                for k, v in self.params.items()
+                if k not in ("variant", "options")
+            )
+            lines.append(f"  asked {method}: {asked}")
+            told = ", ".join(
+                f"{k} {notation.value(method, 'result', k, v)}" for k, v in self.answer.items()
+            )
+            lines.append(f"  engine answered: {told}")
+        return "\n".join(lines)
+
+    def check(self, ok: bool, message: str) -> None:
+        """Fail with ``message`` and the situation unless ``ok``."""
+        __tracebackhide__ = True
+        if not ok:
+            raise RuleMismatch(message + self.context())

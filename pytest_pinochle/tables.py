@@ -1,0 +1,312 @@
+"""Scenario tables: ``tables/*.yaml`` loaded into checked ``Case`` values, one test item each.
+
+A table is checked when it loads (the table schema, card codes, each input against its method's
+params schema), so a typo is a data error naming file and line, never charged to an engine.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from adapters import protocol
+from adapters.client import EngineError
+from specdata import FEATURES_DIR, DataFileError, load_schema, load_yaml_node, option_text
+
+from . import notation
+from .compare import Mismatch, compare
+from .session import state_of
+
+TABLES_DIR = FEATURES_DIR / "tables"
+TABLE_SCHEMA = "table.schema.json"
+
+
+class CaseError(ValueError):
+    """A table cannot be turned into cases; the message names the file, the line and the fault."""
+
+
+@dataclass(frozen=True)
+class Case:
+    """One row of a scenario table: a protocol call and the answer the rules require."""
+
+    id: str
+    file: str
+    """Path of the table (``features/tables/meld-double-deck.yaml`` for the suite's own)."""
+    line: int
+    """1-based line of the case in its YAML file."""
+    area: str
+    method: str
+    variant: str
+    options: dict[str, str]
+    """Table options with the case's merged over them; every value a string."""
+    params: dict[str, Any]
+    """The method's params except variant and options; card lists as lists of codes."""
+    expect: dict[str, Any]
+    """The answer's fields the rules require; card lists as lists of codes."""
+    rules: tuple[str, ...]
+    negative: bool = False
+    why: str = ""
+    description: str = field(default="", compare=False)
+    """The table's description, if any."""
+
+    @property
+    def where(self) -> str:
+        """``file:line`` of the case."""
+        return f"{self.file}:{self.line}"
+
+    @property
+    def request(self) -> dict[str, Any]:
+        """The full params of the protocol call: variant, options, then the input."""
+        return {"variant": self.variant, "options": dict(self.options), **self.params}
+
+
+# --- loading ----------------------------------------------------------------------------------
+
+
+def shown_path(path: Path) -> str:
+    """A table's path as reports show it: ``features/tables/...`` for the suite's own tables."""
+    resolved = path.resolve()
+    for base in (FEATURES_DIR.resolve().parent, Path.cwd()):
+        if resolved.is_relative_to(base):
+            return str(resolved.relative_to(base))
+    return str(path)
+
+
+def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
+    if isinstance(node, yaml.MappingNode):
+        for k, v in node.value:
+            if k.value == key:
+                child: yaml.Node = v
+                return child
+    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
+        item: yaml.Node = node.value[key]
+        return item
+    return None
+
+
+def _line_at(node: yaml.Node | None, trail: Sequence[str | int], default: int) -> int:
+    """Line of the deepest node found along ``trail`` (1-based)."""
+    line = default
+    for key in trail:
+        node = _child(node, key)
+        if node is None:
+            break
+        line = int(node.start_mark.line) + 1
+    return line
+
+
+_PATH_STEP = re.compile(r"\.([^.\[:]+)|\[(\d+)\]")
+
+
+def _schema_trail(message: str) -> list[str | int]:
+    """The key path of a protocol schema message (``params.hands[1]: ...`` -> hands, 1)."""
+    head = message.split(":", 1)[0].removeprefix("params")
+    return [int(i) if i else k for k, i in _PATH_STEP.findall(head)]
+
+
+def _case(
+    data: Mapping[str, Any], raw: Mapping[str, Any], node: yaml.Node | None, rel: str
+) -> Case:
+    line = int(node.start_mark.line) + 1 if node is not None else 1
+    method = data["method"]
+    takes = input_fields(method)
+    for key in raw["input"]:
+        if key not in takes:
+            at = _line_at(node, ["input", key], line)
+            raise CaseError(
+                f"{rel}:{at}: input of {raw['id']}: unknown field {key!r}; "
+                f"{method} takes {', '.join(takes)}"
+            )
+    options = {k: option_text(v) for k, v in (data.get("options") or {}).items()}
+    options.update({k: option_text(v) for k, v in (raw.get("options") or {}).items()})
+    try:
+        params = notation.with_card_codes(method, "params", raw["input"])
+    except notation.CardFieldError as e:
+        at = _line_at(node, ["input", *e.trail], line)
+        raise CaseError(f"{rel}:{at}: input {_dotted(e.trail)}: {e}") from None
+    try:
+        expect = notation.with_card_codes(method, "result", raw["expect"])
+    except notation.CardFieldError as e:
+        at = _line_at(node, ["expect", *e.trail], line)
+        raise CaseError(f"{rel}:{at}: expect {_dotted(e.trail)}: {e}") from None
+    case = Case(
+        id=raw["id"],
+        file=rel,
+        line=line,
+        area=data["area"],
+        method=method,
+        variant=raw.get("variant", data["variant"]),
+        options=options,
+        params=params,
+        expect=expect,
+        rules=tuple(raw["rules"]),
+        negative=bool(raw.get("negative", False)),
+        why=str(raw.get("why", "")).strip(),
+        description=str(data.get("description", "")).strip(),
+    )
+    problem = protocol.check_params(method, case.request)
+    if problem is not None:
+        at = _line_at(node, ["input", *_schema_trail(problem)], line)
+        raise CaseError(f"{rel}:{at}: input of {case.id} is not valid {method} params: {problem}")
+    return case
+
+
+@cache
+def input_fields(method: str) -> tuple[str, ...]:
+    """The fields a case's input may give: the method's params except variant and options."""
+    names = load_schema(f"protocol/{method}.params.json").get("properties", {})
+    return tuple(n for n in names if n not in ("variant", "options"))
+
+
+def _dotted(trail: Sequence[str | int]) -> str:
+    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in trail).lstrip(".")
+
+
+def load_table(path: Path | str) -> list[Case]:
+    """The cases of one table file, checked; errors name the file and line."""
+    path = Path(path)
+    try:
+        data, node = load_yaml_node(path, TABLE_SCHEMA)
+    except DataFileError as e:
+        raise CaseError(str(e)) from None
+    rel = shown_path(path)
+    cases_node = _child(node, "cases")
+    return [_case(data, raw, _child(cases_node, i), rel) for i, raw in enumerate(data["cases"])]
+
+
+def table_paths(directory: Path = TABLES_DIR) -> list[Path]:
+    """Every table file of a directory (default: the suite's), sorted by name."""
+    return sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")])
+
+
+def check_unique(cases: Sequence[Case]) -> None:
+    """Raise CaseError naming both places when two cases share an ID."""
+    seen: dict[str, Case] = {}
+    clashes: list[str] = []
+    for case in cases:
+        first = seen.setdefault(case.id, case)
+        if first is not case:
+            clashes.append(f"duplicate case id {case.id!r}: {first.where} and {case.where}")
+    if clashes:
+        raise CaseError("\n".join(clashes))
+
+
+def load_cases(paths: Iterable[Path | str] | None = None) -> list[Case]:
+    """Every case of the given tables (default: the suite's tables), IDs unique."""
+    chosen = table_paths() if paths is None else [Path(p) for p in paths]
+    cases = [case for path in chosen for case in load_table(path)]
+    check_unique(cases)
+    return cases
+
+
+# --- test items -------------------------------------------------------------------------------
+
+
+class TableFile(pytest.File):
+    """A scenario table: each case is its own test item."""
+
+    def collect(self) -> list[CaseItem]:
+        cases = load_table(self.path)
+        seen = state_of(self.config).case_ids
+        items = []
+        for case in cases:
+            first = seen.setdefault(case.id, case.where)
+            if first != case.where:
+                raise CaseError(f"duplicate case id {case.id!r}: {first} and {case.where}")
+            item: CaseItem = CaseItem.from_parent(self, name=case.id, case=case)
+            items.append(item)
+        return items
+
+    def repr_failure(  # type: ignore[override]
+        self, excinfo: pytest.ExceptionInfo[BaseException]
+    ) -> str | Any:
+        if isinstance(excinfo.value, CaseError):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+
+class CaseFailed(AssertionError):
+    """The engine answered, but not what the rules require."""
+
+    def __init__(self, mismatches: list[Mismatch]) -> None:
+        super().__init__("; ".join(map(str, mismatches)))
+        self.mismatches = mismatches
+
+
+class CaseItem(pytest.Item):
+    """One table case: the engine is asked and its answer compared, both in the call phase."""
+
+    def __init__(self, *, case: Case, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.case = case
+        self.answer: dict[str, Any] | None = None
+        for rule in case.rules:
+            self.add_marker(pytest.mark.rule(id=rule))
+        self.add_marker(pytest.mark.variant(id=case.variant))
+        if case.negative:
+            self.add_marker(pytest.mark.negative)
+
+    def runtest(self) -> None:
+        engine = state_of(self.config).engine()
+        case = self.case
+        reason = engine.skip_reason(case.method, case.variant, case.options)
+        if reason:
+            pytest.skip(reason)
+        self.answer = engine.call(case.method, case.request)
+        mismatches = compare(case.method, case.expect, self.answer)
+        if mismatches:
+            raise CaseFailed(mismatches)
+
+    def describe(self, headline: str) -> str:
+        """The case in the game's language: rules, question, expected and actual answer."""
+        case = self.case
+        lines = [
+            f"{headline} {case.id} ({case.where})",
+            f"  rules: {case.variant} ({notation.options(case.options)}); tests "
+            + ", ".join(case.rules)
+            + (" (negative)" if case.negative else ""),
+            f"  asked {case.method}:",
+        ]
+        lines += [
+            f"    {k}: {notation.value(case.method, 'params', k, v)}"
+            for k, v in case.params.items()
+        ]
+        lines.append("  expected:")
+        lines += [
+            f"    {k}: {notation.value(case.method, 'result', k, v)}"
+            for k, v in case.expect.items()
+        ]
+        if self.answer is not None:
+            lines.append("  engine answered:")
+            lines += [
+                f"    {k}: {notation.value(case.method, 'result', k, self.answer[k])}"
+                for k in case.expect
+                if k in self.answer
+            ]
+        if case.why:
+            lines.append(f"  why: {case.why}")
+        return "\n".join(lines)
+
+    def repr_failure(
+        self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
+    ) -> str | Any:
+        error = excinfo.value
+        if isinstance(error, CaseFailed):
+            return (
+                self.describe("wrong answer in")
+                + "\n  mismatches:\n"
+                + "\n".join(f"    - {m}" for m in error.mismatches)
+            )
+        if isinstance(error, EngineError):
+            return self.describe("engine error in") + f"\n  engine error: {error}"
+        return super().repr_failure(excinfo, style=style)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, self.case.line - 1, f"{self.case.method} case {self.case.id}"

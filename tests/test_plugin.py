@@ -1,0 +1,142 @@
+"""The pytest_pinochle plugin: runs in one process stay apart, usage errors, errored vs failed,
+broken tables as one error line, and no effect on pytest runs that are not the suite."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pytest_pinochle import plugin
+from pytest_pinochle.tables import TABLES_DIR, load_table
+from tests.suite_runs import ROOT
+
+QUIET = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist"]
+
+
+def run_in_process(args: list[str], report: Path | None = None) -> tuple[int, dict[str, Any]]:
+    """``pytest.main`` in this process; its exit status and its conformance report (if any)."""
+    extra = ["--conformance-report", str(report)] if report is not None else []
+    status = pytest.main([*QUIET, *extra, *args])
+    document = json.loads(report.read_text(encoding="utf-8")) if report and report.exists() else {}
+    return int(status), document
+
+
+def case_nodes(table: str, count: int) -> list[str]:
+    path = TABLES_DIR / table
+    return [f"{path}::{case.id}" for case in load_table(path)[:count]]
+
+
+def test_two_runs_in_one_process_report_only_their_own_cases(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    first = case_nodes("meld-double-deck.yaml", 10)
+    second = case_nodes("trick-winner-single-deck.yaml", 4)
+    status, report = run_in_process(first, tmp_path / "first.json")
+    assert status == 0
+    assert len(report["cases"]) == 10 and report["totals"]["passed"] == 10
+    capsys.readouterr()
+
+    status, report = run_in_process(second, tmp_path / "second.json")
+    out = capsys.readouterr().out
+    assert status == 0
+    assert sorted(report["cases"]) == sorted(
+        f"features/tables/trick-winner-single-deck.yaml::{n.split('::')[1]}" for n in second
+    )
+    assert report["totals"] == {"passed": 4, "failed": 0, "errored": 0, "skipped": 0}
+    assert "total: 4 cases and scenarios, 4 passed" in out
+
+
+def test_an_empty_engine_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """An unset variable in CI (``--engine "$ENGINE"``) must not test the reference engine."""
+    status, _ = run_in_process(["--engine", " ", *case_nodes("meld-double-deck.yaml", 1)])
+    assert status == pytest.ExitCode.USAGE_ERROR
+    assert "--engine is empty" in capsys.readouterr().err
+
+
+def test_an_unknown_variant_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    status, _ = run_in_process(["--variant", "dubble-deck", *case_nodes("meld-online.yaml", 1)])
+    assert status == pytest.ExitCode.USAGE_ERROR
+    assert "known variants are double-deck" in capsys.readouterr().err
+
+
+def test_an_engine_fault_errors_table_cases_and_scenarios_alike(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """An engine answering garbage: every case errors (never fails) with a one-line cause."""
+    garbage = f"{sys.executable} {ROOT / 'tests' / 'broken_engines' / 'garbage.py'}"
+    scenario = str(ROOT / "features" / "test_meld.py")
+    nodes = [*case_nodes("meld-double-deck.yaml", 2), scenario, "-k", "88point or dd-meld"]
+    status, report = run_in_process(["--engine", garbage, *nodes], tmp_path / "r.json")
+    out = capsys.readouterr().out
+    assert status == pytest.ExitCode.TESTS_FAILED
+    outcomes = {node: case["outcome"] for node, case in report["cases"].items()}
+    assert any("test_meld.py::" in node for node in outcomes), outcomes
+    assert any(".yaml::" in node for node in outcomes), outcomes
+    assert set(outcomes.values()) == {"errored"}
+    assert "engine error in dd-meld" in out
+    assert "engine error in features/meld.feature: The 88-point example hand" in out
+    assert "the reply is not JSON" in out
+    assert f"{len(outcomes)} errors" in out
+    assert "Traceback" not in out
+
+
+def test_a_wrong_answer_fails_with_the_case_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A mutant engine's wrong answer is a failure described in the game's language."""
+    mutant = f"{sys.executable} -m tests.mutants no_last_trick"
+    nodes = [str(TABLES_DIR / "card-points-double-deck.yaml")]
+    status, report = run_in_process(["--engine", mutant, *nodes], tmp_path / "r.json")
+    out = capsys.readouterr().out
+    assert status == pytest.ExitCode.TESTS_FAILED
+    failed = [n for n, c in report["cases"].items() if c["outcome"] == "failed"]
+    assert failed and "POINTS-LAST-TRICK" in report["rules"]
+    assert "wrong answer in" in out and "mismatches:" in out and "points: expected" in out
+
+
+def test_a_broken_table_is_one_error_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A typo in a table's input stops collection with file:line, before any engine is asked."""
+    table = tmp_path / "meld-typo.yaml"
+    table.write_text(
+        "area: meld\nmethod: meld\nvariant: double-deck\ncases:\n"
+        "  - id: typo\n    rules: [MELD-RUN]\n"
+        "    input:\n      trmup: h\n      hand: AhThKhQhJh\n"
+        "    expect: {total: 16}\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(plugin, "_tables_dir", lambda: tmp_path)
+    status, _ = run_in_process([str(table), "--rootdir", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == pytest.ExitCode.INTERRUPTED
+    assert "meld-typo.yaml:8: input of typo: unknown field 'trmup'" in out
+    assert "Traceback" not in out and "conformance by rule" not in out
+
+
+def test_the_plugin_is_inert_in_another_project(tmp_path: Path) -> None:
+    """Autoloaded in every pytest run of the venv, it must not touch a project that is not the
+    suite: no table collection, no summary, no report, even with its own features/ and tables/."""
+    (tmp_path / "test_own.py").write_text("def test_own():\n    assert True\n", encoding="utf-8")
+    for folder in ("features", "tables"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "meld-double-deck.yaml").write_text("not: [a table\n")
+    (tmp_path / "features" / "__init__.py").write_text("")
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", *QUIET, "--conformance-report", str(report)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout
+    assert "conformance by rule" not in done.stdout
+    assert not report.exists()
