@@ -1,53 +1,236 @@
-"""The reference engine as a protocol server: each method maps params onto ``reference_engine``.
+"""The reference engine as a protocol server: each method turns checked params into rule calls.
 
-``python -m adapters.reference`` (or the console script ``pinochle-reference-adapter``) serves it
-on stdin/stdout; the suite's in-process path hands the same request lines to ``server()``.
+The only module that sees both the rules and the protocol: it shapes every answer. ``python -m
+adapters.reference`` (or ``pinochle-reference-adapter``) serves it on stdin/stdout.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar, TypedDict
 
 import reference_engine
-from reference_engine import cards, meld, tricks, variants
+from reference_engine import auction, cards, meld, scoring, tricks, variants
+from reference_engine.auction import AuctionState, Call
+from reference_engine.cards import SUITS, card_code
+from reference_engine.errors import CardError, IllegalAction
+from reference_engine.hand import HandState, Illegal, replay
 from reference_engine.variants import Rules
+from specdata import variant_ids
 
 from . import sdk
 from .protocol import RULE_METHODS
 
-_BACKING = {
-    "deal": "reference_engine.game",
-    "meld": "reference_engine.meld",
-    "legal_plays": "reference_engine.tricks",
-    "trick_winner": "reference_engine.tricks",
-    "card_points": "reference_engine.tricks",
-    "auction": "reference_engine.auction",
-    "score_hand": "reference_engine.scoring",
-    "play_hand": "reference_engine.game",
-}
-"""The engine module each method is built on."""
+Params = dict[str, Any]
+"""Params already checked by the server against the method's schema."""
 
 
-def _module(name: str) -> Any:
-    return importlib.import_module(name)
+class Violation(TypedDict):
+    """The rule an input breaks, with a message naming the input and the situation."""
+
+    rule: str
+    message: str
 
 
-def _rules(params: dict[str, Any]) -> Rules:
+class FirstIllegal(TypedDict):
+    """``play_hand``: the first illegal action (index null when the deal itself is refused)."""
+
+    index: int | None
+    rule: str
+    message: str
+
+
+class DealAnswer(TypedDict):
+    legal: bool
+    violation: Violation | None
+    hands: list[list[str]] | None
+    next_dealer: int | None
+
+
+class MeldEntry(TypedDict, total=False):
+    id: str
+    type: str
+    count: int
+    points: int
+    cards: list[str]
+    suit: str
+
+
+class MeldAnswer(TypedDict):
+    total: int
+    melds: list[MeldEntry]
+
+
+class CardsAnswer(TypedDict):
+    cards: list[str]
+
+
+class WinnerAnswer(TypedDict):
+    winner: int
+
+
+class PointsAnswer(TypedDict):
+    points: int
+
+
+class AuctionAnswer(TypedDict):
+    legal: bool
+    violation: Violation | None
+    complete: bool
+    next_seat: int | None
+    winner: int | None
+    contract: int | None
+    min_bid: int | None
+    can_pass: bool
+
+
+class ScoreAnswer(TypedDict):
+    made: bool
+    delta: list[int]
+    scores: list[int]
+    game_winner: int | None
+
+
+class TrickEntry(TypedDict):
+    leader: int
+    cards: list[str]
+    winner: int
+
+
+class PlayHandAnswer(TypedDict):
+    legal: bool
+    first_illegal: FirstIllegal | None
+    complete: bool
+    bidder: int | None
+    contract: int | None
+    trump: str | None
+    outcome: str | None
+    meld: list[int] | None
+    team_meld: list[int] | None
+    aces_around: list[int] | None
+    tricks: list[TrickEntry] | None
+    card_points: list[int] | None
+    tricks_won: list[int] | None
+    delta: list[int] | None
+    scores: list[int] | None
+    game_winner: int | None
+
+
+def _rules(params: Params) -> Rules:
     return variants.load_rules(params["variant"], params.get("options") or {})
 
 
 def _codes(values: Sequence[int]) -> list[str]:
-    return [cards.card_code(c) for c in values]
+    return [card_code(c) for c in values]
 
 
-def _available(module: str) -> bool:
-    try:
-        _module(module)
-    except ImportError:
-        return False
-    return True
+def _pair(values: Sequence[int]) -> tuple[int, int]:
+    return (values[0], values[1])
+
+
+def _check_hand_number(rules: Rules, params: Params) -> int | None:
+    """GAME-ROUNDS needs the hand's number: without it no game end can be decided."""
+    hand: int | None = params.get("hand")
+    if rules.rounds is not None and hand is None:
+        raise sdk.InvalidParams(
+            f"hand (the 1-based hand number) is required with the rounds option "
+            f"(rounds={rules.rounds})"
+        )
+    return hand
+
+
+def check_figures(rules: Rules, params: Params) -> None:
+    """``score_hand`` figures that cannot come from one hand: a contract under 1, a negative
+    meld or trick figure, or (played) card points and tricks that do not add up."""
+    if params["contract"] < 1:
+        raise sdk.InvalidParams(f"contract must be at least 1, got {params['contract']}")
+    for name in ("meld", "tricks", "tricks_won"):
+        for team, value in enumerate(params[name]):
+            if value < 0:
+                raise sdk.InvalidParams(f"{name}[{team}] must be at least 0, got {value}")
+    if params["outcome"] != "played":
+        return
+    points, won = params["tricks"], params["tricks_won"]
+    if sum(points) != rules.total_card_points:
+        raise sdk.InvalidParams(
+            f"tricks {list(points)} add up to {sum(points)}, but a played hand "
+            f"of {rules.variant} has {rules.total_card_points} card points"
+        )
+    if sum(won) != rules.hand_size:
+        raise sdk.InvalidParams(
+            f"tricks_won {list(won)} add up to {sum(won)}, but a played hand "
+            f"of {rules.variant} has {rules.hand_size} tricks"
+        )
+    for team in (0, 1):
+        if won[team] == 0 and points[team] != 0:
+            raise sdk.InvalidParams(f"team {team} won no trick but has {points[team]} card points")
+
+
+def auction_answer(
+    state: AuctionState, rules: Rules, violation: Violation | None = None
+) -> AuctionAnswer:
+    """The protocol ``auction`` answer for an auction (stopped at ``violation``, if any)."""
+    return {
+        "legal": violation is None,
+        "violation": violation,
+        "complete": state.complete,
+        "next_seat": state.next_seat,
+        "winner": state.winner,
+        "contract": state.contract,
+        "min_bid": auction.min_bid(state, rules),
+        "can_pass": auction.can_pass(state, rules),
+    }
+
+
+def hand_answer(state: HandState | None, first_illegal: FirstIllegal | None) -> PlayHandAnswer:
+    """The protocol ``play_hand`` answer: the hand as far as it got; fields it never reached are
+    null, and ``tricks`` lists the completed tricks in play order."""
+    answer: PlayHandAnswer = {
+        "legal": first_illegal is None,
+        "first_illegal": first_illegal,
+        "complete": False,
+        "bidder": None,
+        "contract": None,
+        "trump": None,
+        "outcome": None,
+        "meld": None,
+        "team_meld": None,
+        "aces_around": None,
+        "tricks": None,
+        "card_points": None,
+        "tricks_won": None,
+        "delta": None,
+        "scores": None,
+        "game_winner": None,
+    }
+    if state is None:
+        return answer
+    answer["bidder"] = state.bidder
+    answer["contract"] = state.contract
+    answer["trump"] = SUITS[state.trump] if state.trump is not None else None
+    if state.meld is not None:
+        answer["meld"] = [m.total for m in state.meld]
+        answer["team_meld"] = list(state.team_meld or ())
+        answer["aces_around"] = list(state.aces_around or ())
+    if state.leader is not None:
+        answer["tricks"] = [
+            {"leader": t.leader, "cards": _codes(t.cards), "winner": t.winner} for t in state.tricks
+        ]
+        answer["card_points"] = list(state.card_points)
+        answer["tricks_won"] = list(state.tricks_won)
+    if state.score is not None:
+        answer["complete"] = True
+        answer["outcome"] = state.outcome
+        answer["delta"] = list(state.score.delta)
+        answer["scores"] = list(state.score.scores)
+        answer["game_winner"] = state.score.game_winner
+    return answer
+
+
+def _first_illegal(illegal: Illegal | None) -> FirstIllegal | None:
+    if illegal is None:
+        return None
+    return {"index": illegal.index, "rule": illegal.rule, "message": illegal.message}
 
 
 class ReferenceEngine:
@@ -55,6 +238,7 @@ class ReferenceEngine:
 
     name = "pinochle-reference"
     version = reference_engine.__version__
+    methods: ClassVar[list[str]] = list(RULE_METHODS)
 
     @property
     def variants(self) -> list[dict[str, Any]]:
@@ -67,31 +251,45 @@ class ReferenceEngine:
                     for name, opt in variants.variant_options(vid).items()
                 },
             }
-            for vid in variants.variant_ids()
+            for vid in variant_ids()
         ]
 
-    @property
-    def methods(self) -> list[str]:
-        """The rule methods whose engine module is present."""
-        return [m for m in RULE_METHODS if _available(_BACKING[m])]
+    def deal(self, params: Params) -> DealAnswer:
+        """Deal a given deck (DEAL-PACKETS) and name the next dealer (DEAL-ROTATION); a deck that
+        is not the variant's is a DECK-COMPOSITION answer, not dealt."""
+        rules = _rules(params)
+        dealer: int = params["dealer"]
+        deck = cards.parse_cards(params["deck"])
+        difference = cards.deck_difference(cards.to_counts(deck), rules.deck_counts)
+        if difference is not None:
+            message = (
+                f"the deck has {len(deck)} cards and is not the {rules.variant} deck of "
+                f"{len(rules.deck_cards)}: {difference} (DECK-COMPOSITION)"
+            )
+            return {
+                "legal": False,
+                "violation": {"rule": "DECK-COMPOSITION", "message": message},
+                "hands": None,
+                "next_dealer": None,
+            }
+        hands = cards.deal(deck, dealer, rules.deal_packets)
+        return {
+            "legal": True,
+            "violation": None,
+            "hands": [_codes(h) for h in hands],
+            "next_dealer": (dealer + 1) % 4,
+        }
 
-    def deal(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Deal a given deck (DEAL-*); a deck not the variant's is a DECK-COMPOSITION answer."""
-        result: dict[str, Any] = _module("reference_engine.game").deal_summary(
-            _rules(params), params["dealer"], params["deck"]
-        )
-        return result
-
-    def meld(self, params: dict[str, Any]) -> dict[str, Any]:
+    def meld(self, params: Params) -> MeldAnswer:
         """The itemised meld of one hand (MELD-*)."""
         rules = _rules(params)
         trump = cards.suit_index(params["trump"])
         hand = cards.parse_cards(params["hand"])
         cards.check_from_deck(hand, rules.deck_cards, "params.hand")
         found = meld.meld(cards.to_counts(hand), trump, rules)
-        items: list[dict[str, Any]] = []
+        items: list[MeldEntry] = []
         for item in found.items:
-            entry: dict[str, Any] = {
+            entry: MeldEntry = {
                 "id": item.id,
                 "type": item.type,
                 "count": item.count,
@@ -99,71 +297,92 @@ class ReferenceEngine:
                 "cards": _codes(item.cards),
             }
             if item.suit is not None:
-                entry["suit"] = cards.SUITS[item.suit]
+                entry["suit"] = SUITS[item.suit]
             items.append(entry)
         return {"total": found.total, "melds": items}
 
-    def legal_plays(self, params: dict[str, Any]) -> dict[str, Any]:
+    def legal_plays(self, params: Params) -> CardsAnswer:
         """The cards a hand may play to a trick (PLAY-*)."""
         rules = _rules(params)
         trump = cards.suit_index(params["trump"])
         trick = cards.parse_cards(params["trick"])
         hand = cards.parse_cards(params["hand"])
         cards.check_from_deck(hand + trick, rules.deck_cards, "params.hand and params.trick")
-        allowed = tricks.legal_plays(cards.to_counts(hand), trick, trump, rules)
-        return {"cards": _codes(allowed)}
+        return {"cards": _codes(tricks.legal_plays(cards.to_counts(hand), trick, trump, rules))}
 
-    def trick_winner(self, params: dict[str, Any]) -> dict[str, Any]:
+    def trick_winner(self, params: Params) -> WinnerAnswer:
         """Index of the winning card of a trick (TRICK-WINNER, TRICK-IDENTICAL)."""
         rules = _rules(params)  # unknown variants and options are errors here too
         trump = cards.suit_index(params["trump"])
         trick = cards.parse_cards(params["trick"])
         cards.check_from_deck(trick, rules.deck_cards, "params.trick")
         if not trick:
-            raise ValueError("params.trick: a trick has at least one card")
+            raise sdk.InvalidParams("params.trick: a trick has at least one card")
         return {"winner": tricks.trick_winner(trick, trump)}
 
-    def card_points(self, params: dict[str, Any]) -> dict[str, Any]:
+    def card_points(self, params: Params) -> PointsAnswer:
         """Card points of cards won, with the last-trick bonus (POINTS-*)."""
         rules = _rules(params)
         won = cards.parse_cards(params["cards"])
         cards.check_from_deck(won, rules.deck_cards, "params.cards")
-        return {"points": tricks.card_points(won, rules, bool(params.get("last_trick", False)))}
+        last: bool = params.get("last_trick", False)
+        return {"points": tricks.card_points(won, rules, last)}
 
-    def auction(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Judge a sequence of calls (AUCTION-*)."""
-        result: dict[str, Any] = _module("reference_engine.auction").summary(
-            _rules(params), params["dealer"], params["calls"]
-        )
-        return result
+    def auction(self, params: Params) -> AuctionAnswer:
+        """Judge a sequence of calls (AUCTION-*): replay stops at the first illegal call, and
+        the other fields describe the auction before it."""
+        rules = _rules(params)
+        state = auction.start(rules, params["dealer"])
+        for call in params["calls"]:
+            bid: Call = None if call.get("pass") else call["bid"]
+            try:
+                state = auction.apply_call(state, rules, call["seat"], bid)
+            except IllegalAction as err:
+                return auction_answer(state, rules, {"rule": err.rule, "message": str(err)})
+        return auction_answer(state, rules)
 
-    def score_hand(self, params: dict[str, Any]) -> dict[str, Any]:
+    def score_hand(self, params: Params) -> ScoreAnswer:
         """Score one hand and decide the game (SCORE-*, GAME-*)."""
-        score = _module("reference_engine.scoring").score_hand(
-            _rules(params),
+        rules = _rules(params)
+        check_figures(rules, params)
+        hand = _check_hand_number(rules, params)
+        score = scoring.score_hand(
+            rules,
             params["bidder_team"],
             params["contract"],
             params["outcome"],
-            params["meld"],
-            params["tricks"],
-            params["tricks_won"],
-            params["scores"],
-            hand=params.get("hand"),
+            _pair(params["meld"]),
+            _pair(params["tricks"]),
+            _pair(params["tricks_won"]),
+            _pair(params["scores"]),
+            hand=hand,
         )
-        result: dict[str, Any] = score.as_dict()
-        return result
+        return {
+            "made": score.made,
+            "delta": list(score.delta),
+            "scores": list(score.scores),
+            "game_winner": score.game_winner,
+        }
 
-    def play_hand(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Play a whole hand from given hands and actions."""
-        result: dict[str, Any] = _module("reference_engine.game").play_hand(
-            _rules(params),
-            params["dealer"],
-            params["scores"],
-            params["hands"],
-            params["actions"],
-            hand=params.get("hand"),
-        )
-        return result
+    def play_hand(self, params: Params) -> PlayHandAnswer:
+        """Play a whole hand from given hands and actions (every rule of a hand).
+
+        Hands that are not the variant's deal answer ``legal: false`` under DEAL-HANDS; the
+        first illegal action stops the replay (``hand.replay``).
+        """
+        rules = _rules(params)
+        number = _check_hand_number(rules, params)
+        hands = cards.parse_hands(params["hands"])
+        try:
+            cards.check_deal(hands, rules.deck_cards, rules.hand_size)
+        except CardError as err:
+            return hand_answer(
+                None, {"index": None, "rule": "DEAL-HANDS", "message": f"{err} (DEAL-HANDS)"}
+            )
+        counts = [cards.to_counts(h) for h in hands]
+        state = HandState(rules, params["dealer"], counts, _pair(params["scores"]), number or 1)
+        state, illegal = replay(state, params["actions"])
+        return hand_answer(state, _first_illegal(illegal))
 
 
 def server() -> sdk.Server:

@@ -1,8 +1,9 @@
 """Engine speed: meld per hand, legal plays per call, random hands per second per variant.
 
 A plain script (not part of the test run): ``python benchmarks/bench_engine.py [--quick]``.
-Targets on a development machine: meld < 5 µs, legal plays < 5 µs, >= 2000 random double-deck
-hands per second on one core (the fast path, game.random_hand).
+Targets on a development machine: meld < 5 µs, legal plays < 5 µs, >= 4000 random double-deck
+hands per second on one core through the one state machine (``bots.playout``: deal, every action
+chosen uniformly among ``legal_actions``, apply, score).
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ import random
 import time
 from collections.abc import Callable
 
-from reference_engine import game, meld, tricks
+from reference_engine import bots, meld, tricks
 from reference_engine.cards import to_counts
-from reference_engine.variants import load_rules, variant_ids
+from reference_engine.variants import Rules, load_rules
+from specdata import variant_ids
 
 
 def per_call(fn: Callable[[], object], seconds: float) -> float:
@@ -70,33 +72,32 @@ def main() -> None:
     print(f"meld itemised (20-card hand):      {per_call(meld_items, budget) * 1e6:6.2f} µs")
     print(f"legal_plays (0-3 cards in trick):  {per_call(legal, budget) * 1e6:6.2f} µs")
 
+    print("random hands/s, one core (deal to score through hand.HandState; best of 3):")
     for variant in variant_ids():
         rules = load_rules(variant)
-        play_rng = random.Random(variant)
-        count = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < budget:
-            game.random_hand(rules, play_rng, dealer=count % 4)
-            count += 1
-        fast = count / (time.perf_counter() - start)
-        # The full engine: immutable states and canonical action strings, bots deciding.
-        state = game.new_game(rules, seed=1)
-        bot_rng = random.Random(1)
-        start = time.perf_counter()
-        actions = 0
-        finished = 0
-        while time.perf_counter() - start < budget:
-            if game.is_terminal(state):
-                finished += len(state.history)
-                state = game.new_game(rules, seed=actions)
-            state = game.apply(state, game.bot_action(state, bot_rng))
-            actions += 1
-        took = time.perf_counter() - start
-        full = (finished + len(state.history)) / took
+        uniform, played = hands_per_second(rules, bots.uniform, budget)
+        simple, simple_played = hands_per_second(rules, bots.simple, budget)
         print(
-            f"{variant:12} random hands/s: fast path {fast:7.0f}; "
-            f"full state API {full:6.0f} ({actions / took:7.0f} actions/s)"
+            f"  {variant:12} uniform {uniform:6.0f} ({played:4.0%} played out); "
+            f"simple bot {simple:6.0f} ({simple_played:4.0%} played out)"
         )
+
+
+def hands_per_second(rules: Rules, policy: bots.Policy, seconds: float) -> tuple[float, float]:
+    """Best-of-three hands per second of ``bots.playout`` with ``policy``, and the share of
+    hands played to the last trick (the rest end at the auction, meld or a throw-in)."""
+    best, played = 0.0, 0.0
+    for run in range(3):
+        rng = random.Random(f"{rules.variant}/{run}")
+        count = out = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds / 3:
+            out += bots.playout(rules, rng, policy, dealer=count % 4).outcome == "played"
+            count += 1
+        rate = count / (time.perf_counter() - start)
+        if rate > best:
+            best, played = rate, out / count
+    return best, played
 
 
 if __name__ == "__main__":

@@ -6,11 +6,10 @@ An immutable ``AuctionState`` and pure functions over it; a call is a bid (an in
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import math
 from dataclasses import dataclass
-from typing import Any
 
-from .errors import IllegalAction, PinochleError
+from .errors import IllegalAction
 from .variants import Rules
 
 Call = int | None
@@ -53,16 +52,9 @@ class AuctionState:
         return self.high_bid if self.complete else None
 
 
-def _check_seat(seat: object, what: str) -> int:
-    if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat <= 3:
-        raise PinochleError(f"{what} must be a seat number 0-3, got {seat!r}")
-    return seat
-
-
 def start(rules: Rules, dealer: int) -> AuctionState:
     """A new auction (AUCTION-FIRST-BIDDER): double-deck starts left of the dealer, the
     48-card variants with the dealer."""
-    _check_seat(dealer, "dealer")
     first = dealer if rules.auction.first_bidder == "dealer" else (dealer + 1) % 4
     return AuctionState(
         dealer=dealer,
@@ -150,17 +142,29 @@ def _step_reason(high: int | None, rules: Rules) -> str:
     return "; ".join(parts)
 
 
+def _on_steps_from(bid: int, rules: Rules) -> int:
+    """The smallest bid at or above ``bid`` that keeps to the units of AUCTION-STEP."""
+    a = rules.auction
+    bid = -(-bid // a.unit) * a.unit
+    if a.unit_above is not None and bid > a.unit_above[0]:
+        step = math.lcm(a.unit, a.unit_above[1])
+        bid = -(-bid // step) * step
+    return bid
+
+
 def min_bid(state: AuctionState, rules: Rules) -> int | None:
     """The smallest bid the next seat may make (the forced amount when forced); ``None`` when
-    the auction is complete."""
+    the auction is complete or no bid is open (a raise limit below the unit)."""
     if state.complete:
         return None
     forced = forced_bid(state, rules)
     if forced is not None:
         return forced[1]
-    bid = rules.auction.minimum if state.high_bid is None else state.high_bid + 1
-    while bid_violation(state, rules, bid) is not None:
-        bid += 1
+    a = rules.auction
+    high = state.high_bid
+    bid = _on_steps_from(a.minimum if high is None else max(high + 1, a.minimum), rules)
+    if a.max_raise is not None and high is not None and bid - high > a.max_raise:
+        return None
     return bid
 
 
@@ -169,34 +173,48 @@ def can_pass(state: AuctionState, rules: Rules) -> bool:
     return not state.complete and forced_bid(state, rules) is None
 
 
-def legal_bids(state: AuctionState, rules: Rules, limit: int = 10) -> list[int]:
-    """The ``limit`` smallest legal bids of the next seat, ascending.
+def legal_bid_ranges(state: AuctionState, rules: Rules) -> list[range]:
+    """Every legal bid of the next seat up to ``rules.bid_ceiling``, as ascending ranges.
 
-    Bids have no upper bound, so any window is finite; ``bid_violation`` decides any bid.
+    The rules set no largest bid, but no side can make a contract above the ceiling (all card
+    points plus twice the most meld a hand can hold), so the list stops there; ``apply_call``
+    still accepts any legal bid. Worked out from the steps, never by trying each number.
     """
     low = min_bid(state, rules)
     if low is None:
         return []
     if forced_bid(state, rules) is not None:
-        return [low]
+        return [range(low, low + 1)]
     a = rules.auction
-    cap = None if a.max_raise is None or state.high_bid is None else state.high_bid + a.max_raise
-    bids: list[int] = []
-    bid = low
-    while len(bids) < limit and (cap is None or bid <= cap):
-        if bid_violation(state, rules, bid) is None:
-            bids.append(bid)
-        bid += 1
-    return bids
+    top = rules.bid_ceiling
+    if a.max_raise is not None and state.high_bid is not None:
+        top = min(top, state.high_bid + a.max_raise)
+    if a.unit_above is None:
+        return [range(low, top + 1, a.unit)]
+    threshold, unit_above = a.unit_above
+    step_above = math.lcm(a.unit, unit_above)
+    if low > threshold:
+        return [range(low, top + 1, step_above)]
+    return [
+        range(low, min(threshold, top) + 1, a.unit),
+        range(_on_steps_from(threshold + 1, rules), top + 1, step_above),
+    ]
 
 
-def legal_calls(state: AuctionState, rules: Rules, limit: int = 10) -> list[Call]:
-    """The calls open to the next seat: ``None`` (pass) if allowed, then the ``limit`` smallest
-    legal bids. Empty when the auction is complete (AUCTION-END)."""
+def legal_bids(state: AuctionState, rules: Rules) -> list[int]:
+    """Every legal bid of the next seat up to ``rules.bid_ceiling``, ascending
+    (``legal_bid_ranges``)."""
+    return [bid for r in legal_bid_ranges(state, rules) for bid in r]
+
+
+def legal_calls(state: AuctionState, rules: Rules) -> list[Call]:
+    """The calls open to the next seat in canonical order: ``None`` (pass) if allowed, then
+    every legal bid ascending (``legal_bids``). Empty when the auction is complete
+    (AUCTION-END)."""
     if state.complete:
         return []
     calls: list[Call] = [PASS] if can_pass(state, rules) else []
-    calls.extend(legal_bids(state, rules, limit))
+    calls.extend(legal_bids(state, rules))
     return calls
 
 
@@ -213,9 +231,6 @@ def apply_call(state: AuctionState, rules: Rules, seat: int, call: Call) -> Auct
     AUCTION-TURN: only the next seat clockwise (passed seats skipped) calls. Then the bid rules
     of ``bid_violation``. The state passed in is never changed.
     """
-    _check_seat(seat, "seat")
-    if call is not None and (isinstance(call, bool) or not isinstance(call, int)):
-        raise PinochleError(f"a bid must be an integer, got {call!r}")
     what = describe_call(call)
     if state.complete:
         raise IllegalAction(
@@ -250,12 +265,14 @@ def _advance(state: AuctionState, rules: Rules, seat: int, call: Call) -> Auctio
     high_bid, high_bidder = (state.high_bid, state.high_bidder) if call is None else (call, seat)
     dealer_spoken = state.dealer_spoken or seat == state.dealer
     next_seat: int | None
-    if high_bid is not None and (
-        len(passed) == 4
-        or (len(passed) == 3 and (rules.auction.end == "three-passes" or forced is not None))
+    if len(passed) == 4 or (
+        high_bid is not None
+        and len(passed) == 3
+        and (rules.auction.end == "three-passes" or forced is not None)
     ):
         # AUCTION-END: three passes and a bid end it; with four-passes the high bidder has a
-        # last call and the auction ends on their pass; a forced bid ends it at once.
+        # last call and the auction ends on their pass; a forced bid ends it at once. Four
+        # passes end any auction (with no bid only where nobody is forced, never in the spec).
         next_seat = None
     else:
         next_seat = next(s % 4 for s in range(seat + 1, seat + 5) if s % 4 not in passed)
@@ -268,64 +285,3 @@ def _advance(state: AuctionState, rules: Rules, seat: int, call: Call) -> Auctio
         next_seat=next_seat,
         dealer_spoken=dealer_spoken,
     )
-
-
-def parse_call(call: object, index: int | None = None) -> tuple[int, Call]:
-    """A protocol call ``{seat, bid}`` or ``{seat, pass: true}`` as ``(seat, bid or None)``.
-
-    Raises PinochleError naming the call when it is malformed.
-    """
-    where = f"call {index}" if index is not None else "call"
-    if not isinstance(call, Mapping):
-        raise PinochleError(
-            f"{where} must be an object {{seat, bid}} or {{seat, pass: true}}, got {call!r}"
-        )
-    unknown = set(call) - {"seat", "bid", "pass"}
-    if unknown:
-        raise PinochleError(f"{where} {dict(call)!r} has unknown keys {sorted(map(str, unknown))}")
-    if "seat" not in call:
-        raise PinochleError(f"{where} {dict(call)!r} has no seat")
-    seat = _check_seat(call["seat"], f"{where}: seat")
-    has_bid, has_pass = "bid" in call, "pass" in call
-    if has_bid and has_pass:
-        raise PinochleError(f"{where} {dict(call)!r} has both bid and pass; give one")
-    if has_pass:
-        if call["pass"] is not True:
-            raise PinochleError(f"{where} {dict(call)!r}: pass must be true")
-        return seat, None
-    if not has_bid:
-        raise PinochleError(f"{where} {dict(call)!r} has neither bid nor pass")
-    bid = call["bid"]
-    if isinstance(bid, bool) or not isinstance(bid, int):
-        raise PinochleError(f"{where} {dict(call)!r}: bid must be an integer, got {bid!r}")
-    return seat, bid
-
-
-def summary(rules: Rules, dealer: int, calls: Sequence[Any]) -> dict[str, Any]:
-    """The protocol ``auction`` answer for a sequence of calls.
-
-    ``{legal, violation, complete, next_seat, winner, contract, min_bid, can_pass}``; replay
-    stops at the first illegal call and the other fields describe the auction before it.
-    """
-    _check_seat(dealer, "dealer")
-    if isinstance(calls, (str, bytes)) or not isinstance(calls, Sequence):
-        raise PinochleError(f"calls must be a list of calls, got {calls!r}")
-    parsed = [parse_call(c, i) for i, c in enumerate(calls)]
-    state = start(rules, dealer)
-    violation: dict[str, str] | None = None
-    for seat, call in parsed:
-        try:
-            state = apply_call(state, rules, seat, call)
-        except IllegalAction as err:
-            violation = {"rule": err.rule, "message": str(err)}
-            break
-    return {
-        "legal": violation is None,
-        "violation": violation,
-        "complete": state.complete,
-        "next_seat": state.next_seat,
-        "winner": state.winner,
-        "contract": state.contract,
-        "min_bid": min_bid(state, rules),
-        "can_pass": can_pass(state, rules),
-    }

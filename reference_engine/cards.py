@@ -63,7 +63,7 @@ def suit_index(letter: str) -> int:
     """Index of a suit given by letter (``h``) or symbol (``♥``); raises CardError otherwise."""
     key = _SYMBOL_TO_SUIT.get(letter, letter.lower() if isinstance(letter, str) else letter)
     if not isinstance(key, str) or len(key) != 1 or key not in SUITS:
-        raise CardError(f"unknown suit {letter!r}: expected one of s, h, d, c")
+        raise CardError(f"unknown suit {letter!r}: expected one of {', '.join(SUITS)}")
     return SUITS.index(key)
 
 
@@ -87,6 +87,17 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     except ValueError as err:
         raise CardError(str(err)) from None
     return [_CODE_TO_CARD[c] for c in codes]
+
+
+def parse_hands(hands: Sequence[str | Sequence[str]]) -> list[list[Card]]:
+    """Hands given as card codes, parsed (``parse_cards``); CardError names the seat."""
+    parsed = []
+    for seat, hand in enumerate(hands):
+        try:
+            parsed.append(parse_cards(hand))
+        except CardError as err:
+            raise CardError(f"hand of seat {seat}: {err}") from None
+    return parsed
 
 
 def to_counts(cards: Iterable[Card]) -> Counts:
@@ -159,15 +170,19 @@ def check_deal(hands: Sequence[Sequence[Card]], deck_cards: Sequence[Card], hand
     for seat, hand in enumerate(hands):
         if len(hand) != hand_size:
             raise CardError(f"seat {seat} holds {len(hand)} cards; each hand has {hand_size}")
-    have = to_counts(c for h in hands for c in h)
-    want = to_counts(deck_cards)
-    if have != want:
-        extra = [card_code(c) for c in range(NUM_KINDS) if have[c] > want[c]]
-        missing = [card_code(c) for c in range(NUM_KINDS) if have[c] < want[c]]
-        raise CardError(
-            "the hands are not the variant's deck: "
-            f"too many {' '.join(extra) or '-'}; missing {' '.join(missing) or '-'}"
-        )
+    difference = deck_difference(to_counts(c for h in hands for c in h), to_counts(deck_cards))
+    if difference is not None:
+        raise CardError(f"the hands are not the variant's deck: {difference}")
+
+
+def deck_difference(have: Counts, want: Counts) -> str | None:
+    """How a multiset of cards differs from a deck: ``too many Ah; missing Ts``, or ``None``
+    when they are the same (DECK-COMPOSITION, DEAL-HANDS)."""
+    if have == want:
+        return None
+    extra = [card_code(c) for c in range(NUM_KINDS) if have[c] > want[c]]
+    missing = [card_code(c) for c in range(NUM_KINDS) if have[c] < want[c]]
+    return f"too many {' '.join(extra) or '-'}; missing {' '.join(missing) or '-'}"
 
 
 def check_from_deck(cards: Sequence[Card], deck_cards: Sequence[Card], what: str) -> None:

@@ -14,11 +14,17 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from . import game, records
+from specdata import variant_ids
+
+from . import records
+from .actions import GIVE, given_cards, kind, text
+from .bots import simple
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_symbol
 from .errors import PinochleError
-from .game import HandRecord
-from .variants import load_rules, 
+from .game import Game
+from .hand import HandState
+from .text import show_cards, show_meld
+from .variants import load_rules
 
 DELEGATES = {"spec": "adapters.coverage", "suite": "adapters.export"}
 """Subcommands served by other modules of the project: name -> module with ``main(argv)``."""
@@ -66,16 +72,12 @@ def _seed(text: str) -> int | str:
         return text
 
 
-def _hand_line(counts: Sequence[int]) -> str:
-    return game.show_cards(tuple(counts))
-
-
-def _log_hand(hand: HandRecord, out: list[str]) -> None:
+def _log_hand(hand: HandState, out: list[str]) -> None:
     out.append("")
     out.append(f"== Hand {hand.number}: dealer seat {hand.dealer} ==")
     for seat, counts in enumerate(hand.deal):
-        out.append(f"  seat {seat} (team {seat % 2}): {_hand_line(counts)}")
-    calls = [(seat, a) for seat, a in hand.actions if a == "pass" or a.startswith("bid")]
+        out.append(f"  seat {seat} (team {seat % 2}): {show_cards(counts)}")
+    calls = [(seat, text(a)) for seat, a in hand.actions[: len(hand.auction.calls)]]
     out.append("  auction: " + ", ".join(f"seat {s} {a}" for s, a in calls))
     out.append(f"  seat {hand.bidder} wins the auction at {hand.contract}")
     if hand.outcome == "no_marriage":
@@ -84,19 +86,19 @@ def _log_hand(hand: HandRecord, out: list[str]) -> None:
         suit = SUITS[hand.trump]
         out.append(f"  trump: {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}")
     for seat, action in hand.actions:
-        if action.startswith("give"):
-            cards = " ".join(card_symbol(c) for c in game.parse_action(action)[1])
+        if kind(action) == GIVE:
+            cards = " ".join(card_symbol(c) for c in given_cards(action))
             out.append(f"  seat {seat} gives {cards}")
-    if hand.meld_items is not None:
-        for seat, result in enumerate(hand.meld_items):
-            out.append(f"  meld seat {seat}: {game.show_meld(result)}")
+    if hand.meld is not None:
+        for seat, result in enumerate(hand.meld):
+            out.append(f"  meld seat {seat}: {show_meld(result)}")
         assert hand.team_meld is not None
         out.append(f"  team meld: {hand.team_meld[0]} / {hand.team_meld[1]}")
         if hand.outcome == "meld_short":
             out.append("  the bidding side is short of the meld minimum: the hand ends")
     for seat, action in hand.actions:
-        if action in ("throw-in", "play-on"):
-            out.append(f"  seat {seat}: {action}")
+        if text(action) in ("throw-in", "play-on"):
+            out.append(f"  seat {seat}: {text(action)}")
     for i, trick in enumerate(hand.tricks, 1):
         cards = " ".join(
             f"{(trick.leader + k) % 4}:{card_symbol(c)}" for k, c in enumerate(trick.cards)
@@ -108,6 +110,7 @@ def _log_hand(hand: HandRecord, out: list[str]) -> None:
             f"tricks {hand.tricks_won[0]} / {hand.tricks_won[1]}"
         )
     score = hand.score
+    assert score is not None and hand.outcome is not None
     verdict = "made" if score.made else hand.outcome.replace("_", " ")
     if hand.outcome == "played" and not score.made:
         verdict = "set"
@@ -122,10 +125,10 @@ def play(args: argparse.Namespace) -> int:
     options = dict(args.option)
     rules = load_rules(args.variant, options)
     seed = _seed(args.seed)
-    state = game.new_game(rules, seed=seed, dealer=args.dealer)
+    state = Game(rules, seed=seed, dealer=args.dealer)
     rng = random.Random(f"bots:{seed}")
-    while not game.is_terminal(state) and len(state.history) < args.max_hands:
-        state = game.apply(state, game.bot_action(state, rng))
+    while not state.is_terminal() and len(state.history) < args.max_hands:
+        state.apply(simple(state.hand, rng))
     out = [f"{rules.variant} pinochle, seed {seed}, options {dict(rules.options)}"]
     for hand in state.history:
         _log_hand(hand, out)
@@ -133,7 +136,7 @@ def play(args: argparse.Namespace) -> int:
     if state.winner is not None:
         out.append(
             f"Team {state.winner} (seats {state.winner} and {state.winner + 2}) wins "
-            f"{state.scores[0]} / {state.scores[1]}."
+            f"{state.returns()[0]} / {state.returns()[1]}."
         )
     else:
         out.append(f"No winner after {len(state.history)} hands (--max-hands).")

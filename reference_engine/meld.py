@@ -148,11 +148,11 @@ def meld_total(hand: Counts, trump: int, rules: Rules) -> int:
     return sum(rules.meld_value(m, n) for m, n, _ in _counts_of(hand, trump, rules))
 
 
-def has_marriage(hand: Counts, suit: int) -> bool:
+def has_marriage(hand: Sequence[int], suit: int) -> bool:
     """Whether the hand holds a king and a queen of ``suit`` (TRUMP-MARRIAGE)."""
     return hand[suit * 6 + KING] > 0 and hand[suit * 6 + QUEEN] > 0
 
 
-def has_aces_around(hand: Counts) -> bool:
+def has_aces_around(hand: Sequence[int]) -> bool:
     """Whether the hand holds an ace in every suit (MELD-ACES-DECLARED)."""
     return all(hand[s * 6 + ACE] for s in range(4))

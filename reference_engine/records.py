@@ -13,27 +13,30 @@ import jsonschema
 
 from specdata import load_schema
 
-from . import game
+from .actions import text
 from .cards import SUITS, card_code, from_counts, sort_key
-from .errors import CardError, IllegalAction, PinochleError
-from .game import GameState, HandRecord, Phase
+from .errors import CardError, PinochleError
+from .game import Game, check_hands, deal_hands
+from .hand import TURN_RULE, HandState
+from .hand import replay as replay_hand
 from .variants import load_rules
 
 FORMAT = "pinochle-game-record"
 VERSION = 1
 
 
-def _hand_entry(hand: HandRecord) -> dict[str, Any]:
+def _hand_entry(hand: HandState) -> dict[str, Any]:
+    assert hand.score is not None
     return {
         "number": hand.number,
         "dealer": hand.dealer,
         "deal": [[card_code(c) for c in from_counts(h)] for h in hand.deal],
-        "actions": [{"seat": seat, "action": action} for seat, action in hand.actions],
+        "actions": [{"seat": seat, "action": text(action)} for seat, action in hand.actions],
         "bidder": hand.bidder,
         "contract": hand.contract,
         "trump": SUITS[hand.trump] if hand.trump is not None else None,
         "outcome": hand.outcome,
-        "meld": list(hand.meld) if hand.meld is not None else None,
+        "meld": [m.total for m in hand.meld] if hand.meld is not None else None,
         "card_points": list(hand.card_points),
         "tricks_won": list(hand.tricks_won),
         "delta": list(hand.score.delta),
@@ -41,7 +44,7 @@ def _hand_entry(hand: HandRecord) -> dict[str, Any]:
     }
 
 
-def record(state: GameState) -> dict[str, Any]:
+def record(state: Game) -> dict[str, Any]:
     """The record of every finished hand of a game (the hand in progress is left out)."""
     out: dict[str, Any] = {
         "format": FORMAT,
@@ -112,7 +115,7 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
             }
             break
         try:
-            counts = game.check_hands(rules, entry["deal"])
+            counts = check_hands(rules, entry["deal"])
         except CardError as err:
             report["first_illegal"] = {
                 "hand": number,
@@ -124,42 +127,43 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
             }
             break
         if seed is not None:
-            seeded = game.deal_hands(rules, seed, number, entry["dealer"])
+            seeded = deal_hands(rules, seed, number, entry["dealer"])
             recorded = [sorted(h, key=sort_key) for h in entry["deal"]]
             _compare(report, number, "deal", recorded, _codes(seeded))
-        state = game.new_hand(
-            rules, entry["dealer"], counts, scores, number=number, single_hand=True
-        )
-        for index, step in enumerate(entry["actions"]):
-            try:
-                state = game.apply(state, step["action"], seat=step["seat"])
-            except IllegalAction as err:
-                report["first_illegal"] = {
-                    "hand": number,
-                    "index": index,
-                    "seat": step["seat"],
-                    "action": step["action"],
-                    "rule": err.rule,
-                    "message": str(err),
-                }
-                break
-            except PinochleError as err:
-                raise PinochleError(f"game record: hand {number} action {index}: {err}") from None
-        if report["first_illegal"] is not None:
-            break
-        report["hands"] += 1
-        if state.phase not in (Phase.HAND_OVER, Phase.GAME_OVER):
+        steps = entry["actions"]
+        try:
+            hand, illegal = replay_hand(
+                HandState(rules, entry["dealer"], counts, scores, number),
+                [step["action"] for step in steps],
+                [step["seat"] for step in steps],
+            )
+        except PinochleError as err:
+            raise PinochleError(f"game record: hand {number} {err}") from None
+        if illegal is not None:
+            step = steps[illegal.index]
             report["first_illegal"] = {
                 "hand": number,
-                "index": len(entry["actions"]),
-                "seat": game.current_seat(state),
-                "action": None,
-                "rule": game.TURN_RULE[state.phase],
-                "message": f"hand {number} ends before it is over: seat "
-                f"{game.current_seat(state)} still has to act ({state.phase.value})",
+                "index": illegal.index,
+                "seat": step["seat"],
+                "action": step["action"],
+                "rule": illegal.rule,
+                "message": illegal.message,
             }
             break
-        hand = state.history[-1]
+        report["hands"] += 1
+        if not hand.is_terminal():
+            seat = hand.current_seat()
+            report["first_illegal"] = {
+                "hand": number,
+                "index": len(steps),
+                "seat": seat,
+                "action": None,
+                "rule": TURN_RULE[hand.phase],
+                "message": f"hand {number} ends before it is over: seat "
+                f"{seat} still has to act ({hand.phase.value})",
+            }
+            break
+        assert hand.score is not None
         replayed = _hand_entry(hand)
         for field in (
             "bidder",

@@ -7,8 +7,9 @@ card whenever you can) and ``post-1945`` (beating is required only when trumps a
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from itertools import compress
 
-from .cards import NUM_KINDS, Card, Counts, rank_of, suit_of
+from .cards import NUM_KINDS, NUM_RANKS, Card
 from .variants import Rules
 
 
@@ -27,12 +28,13 @@ def trick_winner(trick: Sequence[Card], trump: int) -> int:
 
 def beats(card: Card, winning: Card, trump: int) -> bool:
     """Whether ``card`` played now takes the lead from ``winning`` (an identical card does not)."""
-    if suit_of(card) == suit_of(winning):
-        return rank_of(card) < rank_of(winning)
-    return suit_of(card) == trump
+    suit = card // NUM_RANKS
+    if suit == winning // NUM_RANKS:
+        return card < winning  # within a suit a lower kind is a higher rank
+    return suit == trump
 
 
-def legal_plays(hand: Counts, trick: Sequence[Card], trump: int, rules: Rules) -> list[Card]:
+def legal_plays(hand: Sequence[int], trick: Sequence[Card], trump: int, rules: Rules) -> list[Card]:
     """The distinct card kinds this hand may play to the trick, in canonical order.
 
     PLAY-LEAD: any card may lead. PLAY-FOLLOW: follow the suit led if you can; pre-1945
@@ -41,29 +43,34 @@ def legal_plays(hand: Counts, trick: Sequence[Card], trump: int, rules: Rules) -
     beating the highest trump if you can (PLAY-OVERTRUMP). PLAY-DISCARD: void in both, any card.
     PLAY-POST-1945: under post-1945 rules beating is required only when trumps were led.
     """
-    held = [c for c in range(NUM_KINDS) if hand[c]]
     if not trick:
-        return held
-    led = suit_of(trick[0])
-    winning = trick[trick_winner(trick, trump)]
-    must_beat = rules.obligations == "pre-1945" or led == trump
-    follow = [c for c in held if suit_of(c) == led]
+        return list(compress(_KINDS, hand))
+    led = trick[0] // NUM_RANKS
+    winning = trick[trick_winner(trick, trump)] if len(trick) > 1 else trick[0]
+    crawl = rules.obligations == "pre-1945"
+    follow = list(compress(_SUIT_KINDS[led], hand[led * NUM_RANKS : led * NUM_RANKS + NUM_RANKS]))
     if follow:
-        if suit_of(winning) == trump and led != trump:
+        if winning // NUM_RANKS == trump and led != trump:
             return follow  # trumped already: no card of the suit led can win
-        if must_beat:
-            higher = [c for c in follow if rank_of(c) < rank_of(winning)]
+        if crawl or led == trump:
+            # The winning card is of the suit led here; a lower kind of one suit ranks higher.
+            higher = [c for c in follow if c < winning]
             if higher:
                 return higher
         return follow
-    trumps = [c for c in held if suit_of(c) == trump]
+    base = trump * NUM_RANKS
+    trumps = list(compress(_SUIT_KINDS[trump], hand[base : base + NUM_RANKS]))
     if trumps:
-        if suit_of(winning) == trump and (rules.obligations == "pre-1945"):
-            higher = [c for c in trumps if rank_of(c) < rank_of(winning)]
+        if winning // NUM_RANKS == trump and crawl:
+            higher = [c for c in trumps if c < winning]
             if higher:
                 return higher
         return trumps
-    return held
+    return list(compress(_KINDS, hand))
+
+
+_KINDS = range(NUM_KINDS)
+_SUIT_KINDS = tuple(range(s * NUM_RANKS, s * NUM_RANKS + NUM_RANKS) for s in range(4))
 
 
 def card_points(cards: Iterable[Card], rules: Rules, last_trick: bool = False) -> int:
@@ -71,6 +78,5 @@ def card_points(cards: Iterable[Card], rules: Rules, last_trick: bool = False) -
 
     POINTS-COUNTERS gives each rank's value from the variant; POINTS-LAST-TRICK the bonus.
     """
-    points = rules.points_by_kind
-    total = sum(points[c] for c in cards)
+    total = sum(map(rules.points_by_kind.__getitem__, cards))
     return total + (rules.last_trick if last_trick else 0)

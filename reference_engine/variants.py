@@ -12,82 +12,96 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Literal
 
 from specdata import VARIANTS_DIR, load_yaml, option_text, variant_ids
 
 from .cards import NUM_KINDS, RANKS, deck, rank_of
 from .errors import VariantError
 
-MELD_IDS = (
-    "run",
-    "royal_marriage",
-    "marriage",
-    "dix",
-    "pinochle",
-    "aces_around",
-    "kings_around",
-    "queens_around",
-    "jacks_around",
-)
-"""Meld identifiers in the order the engine reports them."""
+FirstBidder = Literal["left-of-dealer", "dealer"]
+AllPass = Literal["last-forced"]
+AuctionEnd = Literal["three-passes", "four-passes"]
+Obligations = Literal["pre-1945", "post-1945"]
+ThrowIn = Literal["voluntary", "none"]
+Tie = Literal["bidder-wins", "higher-score"]
+BidOut = Literal["made", "score"]
 
 
 @dataclass(frozen=True)
 class Auction:
     """Auction parameters (AUCTION-*)."""
 
-    first_bidder: str
-    minimum: int
-    unit: int
-    unit_above: tuple[int, int] | None
-    max_raise: int | None
-    dealer_opens: int | None
-    all_pass: str
-    end: str
+    first_bidder: FirstBidder  # AUCTION-FIRST-BIDDER: who makes the first call
+    minimum: int  # AUCTION-OPENING-MIN: the lowest bid
+    unit: int  # AUCTION-STEP: every bid is a multiple of this
+    unit_above: tuple[int, int] | None  # AUCTION-STEP: (threshold, unit) above the threshold
+    max_raise: int | None  # AUCTION-STEP: the largest raise over the high bid (online 50)
+    dealer_opens: int | None  # AUCTION-DEALER-OPENS: the dealer's first call must be this bid
+    all_pass: AllPass  # AUCTION-DEALER-FORCED: after three passes the fourth must bid
+    end: AuctionEnd  # AUCTION-END: three passes end it, or the high bidder's own pass
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Everything a variant with its options decides, as one frozen value."""
+    """Everything a variant with its options decides, as one frozen value.
 
-    variant: str
-    options: Mapping[str, str]
-    ranks: str
-    copies: int
-    hand_size: int
-    deal_packets: tuple[int, ...]
-    auction: Auction
-    trump_requires_marriage: bool
-    pass_cards: int
-    meld_table: Mapping[str, tuple[int, ...]]
-    extra_trump_kq: bool
-    meld_minimum: int
-    short_bidder_loses: bool
-    obligations: str
-    card_points: Mapping[str, int]
-    last_trick: int
-    trick_minimum: int
-    opponents_need_trick: bool
-    throw_in: str
-    forced_throw_in: bool
-    target: int
-    rounds: int | None
-    tie: str
-    bid_to_win: int | None
-    bid_out: str
-    points_by_kind: tuple[int, ...] = field(repr=False)
-    deck_cards: tuple[int, ...] = field(repr=False)
+    The fields after ``deck_cards`` are derived once from the others (``__post_init__``), so a
+    changed copy (``dataclasses.replace``) derives them again.
+    """
 
-    @property
-    def has_nines(self) -> bool:
-        """Whether the deck has nines (and so the dix meld)."""
-        return "9" in self.ranks
+    variant: str  # the variant id (file name in spec/variants)
+    options: Mapping[str, str]  # every option of the variant with its chosen value
+    ranks: str  # DECK-COMPOSITION: the ranks of each suit, high to low (ATKQJ or ATKQJ9)
+    copies: int  # DECK-COMPOSITION: copies of each card
+    hand_size: int  # DEAL-HANDS: cards per hand
+    deal_packets: tuple[int, ...]  # DEAL-PACKETS: packet sizes per round, the last repeated
+    auction: Auction  # AUCTION-*: the auction's parameters
+    trump_requires_marriage: bool  # TRUMP-MARRIAGE: trump must be a suit the bidder marries
+    pass_cards: int  # PASS-CARDS: cards the partner gives and the bidder returns (0: none)
+    meld_table: Mapping[str, tuple[int, ...]]  # MELD-*: points by multiplicity, per meld id
+    extra_trump_kq: bool  # MELD-ROYAL-MARRIAGE: a K-Q of trumps beyond the runs still marries
+    meld_minimum: int  # MELD-MINIMUM: the least meld a team counts
+    short_bidder_loses: bool  # MELD-SHORT-BIDDER: bidders under the minimum lose at once
+    obligations: Obligations  # PLAY-CRAWL (pre-1945) or PLAY-POST-1945
+    card_points: Mapping[str, int]  # POINTS-COUNTERS: points of each rank won in tricks
+    last_trick: int  # POINTS-LAST-TRICK: the bonus for the last trick
+    trick_minimum: int  # SCORE-TRICK-MINIMUM: card points a side needs to score (0: none)
+    opponents_need_trick: bool  # SCORE-OPPONENTS-TRICK: opponents score only with a trick
+    throw_in: ThrowIn  # SCORE-THROW-IN: whether the bidder may throw in after meld
+    forced_throw_in: bool  # SCORE-FORCED-THROW-IN: out-of-reach contracts must be thrown in
+    target: int  # GAME-TARGET: the score that wins the game
+    rounds: int | None  # GAME-ROUNDS: a game of this many hands instead of a target
+    tie: Tie  # GAME-BOTH-REACH: who wins when both sides reach the target
+    bid_to_win: int | None  # GAME-BID-TO-WIN: both at or over this, only the bidders can win
+    bid_out: BidOut  # ERRATA-BID-OUT: under bid-to-win, must the bidders make their contract
+    points_by_kind: tuple[int, ...] = field(repr=False)  # card points indexed by card kind
+    deck_cards: tuple[int, ...] = field(repr=False)  # the deck, one entry per card
+    deck_counts: tuple[int, ...] = field(init=False, repr=False)  # the deck as 24 counts
+    has_nines: bool = field(init=False, repr=False)  # the deck has nines (and so the dix)
+    total_card_points: int = field(init=False, repr=False)  # POINTS-TOTAL, last trick included
+    bid_ceiling: int = field(init=False, repr=False)  # the largest bid legal_actions lists
 
-    @property
-    def total_card_points(self) -> int:
-        """All card points in play, including the last-trick bonus (POINTS-TOTAL)."""
-        return sum(self.points_by_kind[c] for c in self.deck_cards) + self.last_trick
+    def __post_init__(self) -> None:
+        counts = [0] * NUM_KINDS
+        for card in self.deck_cards:
+            counts[card] += 1
+        total = sum(self.points_by_kind[c] for c in self.deck_cards) + self.last_trick
+        # No hand holds more of a meld than the deck has copies, and a marriage can be in any
+        # of the three plain suits: so two partner hands meld at most twice this, and the
+        # bidders can never make a contract above it plus every card point.
+        most_meld = sum(
+            self.meld_value(meld_id, self.copies) * (3 if meld_id == "marriage" else 1)
+            for meld_id in self.meld_table
+        )
+        derived = {
+            "deck_counts": tuple(counts),
+            "has_nines": "9" in self.ranks,
+            "total_card_points": total,
+            "bid_ceiling": total + 2 * most_meld,
+        }
+        for name, value in derived.items():
+            object.__setattr__(self, name, value)
 
     def meld_value(self, meld_id: str, count: int) -> int:
         """Points of ``count`` copies of a meld: the table's value at that multiplicity.

@@ -7,7 +7,8 @@ import itertools
 from hypothesis import strategies as st
 
 from reference_engine.cards import Card, Counts, deal, to_counts
-from reference_engine.variants import Rules, load_rules, variant_ids, variant_options
+from reference_engine.variants import Rules, load_rules, variant_options
+from specdata import variant_ids
 
 
 def _all_rulesets() -> list[Rules]:

@@ -8,8 +8,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from adapters.reference import ReferenceEngine
 from reference_engine import auction
-from reference_engine.errors import IllegalAction, PinochleError
+from reference_engine.errors import IllegalAction
 from reference_engine.variants import Rules, load_rules
 
 DD = load_rules("double-deck")
@@ -30,10 +31,20 @@ def run(rules: Rules, dealer: int, *items: tuple[int, int | None]) -> auction.Au
     return state
 
 
+def summary(rules: Rules, dealer: int, items: list[dict[str, Any]]) -> dict[str, Any]:
+    """The protocol ``auction`` answer (shaped by the reference adapter)."""
+    params = {"variant": rules.variant, "options": dict(rules.options), "dealer": dealer}
+    return dict(ReferenceEngine().auction({**params, "calls": items}))
+
+
 def violation(rules: Rules, dealer: int, *items: tuple[int, int | None]) -> str:
-    answer = auction.summary(rules, dealer, calls(*items))
-    assert answer["legal"] is False
-    return str(answer["violation"]["rule"])
+    state = auction.start(rules, dealer)
+    for seat, call in items:
+        try:
+            state = auction.apply_call(state, rules, seat, call)
+        except IllegalAction as err:
+            return err.rule
+    raise AssertionError(f"every call was legal: {items}")
 
 
 # --- AUCTION-FIRST-BIDDER, AUCTION-TURN ------------------------------------------------------
@@ -131,7 +142,7 @@ def test_call_after_end_is_auction_end_even_for_passed_seat() -> None:
 
 
 def test_dd_dealer_forced_to_fifty() -> None:
-    answer = auction.summary(DD, 0, calls((1, None), (2, None), (3, None)))
+    answer = summary(DD, 0, calls((1, None), (2, None), (3, None)))
     assert answer["next_seat"] == 0 and answer["min_bid"] == 50 and answer["can_pass"] is False
     assert violation(DD, 0, (1, None), (2, None), (3, None), (0, None)) == "AUCTION-DEALER-FORCED"
     assert violation(DD, 0, (1, None), (2, None), (3, None), (0, 55)) == "AUCTION-DEALER-FORCED"
@@ -141,7 +152,7 @@ def test_dd_dealer_forced_to_fifty() -> None:
 
 def test_online_forced_seat_is_dealers_right() -> None:
     """online: the dealer speaks first, so the fourth speaker is on the dealer's right."""
-    answer = auction.summary(ONLINE, 1, calls((1, None), (2, None), (3, None)))
+    answer = summary(ONLINE, 1, calls((1, None), (2, None), (3, None)))
     assert answer["next_seat"] == 0 and answer["min_bid"] == 250 and answer["can_pass"] is False
     assert violation(ONLINE, 1, (1, None), (2, None), (3, None), (0, 260)) == (
         "AUCTION-DEALER-FORCED"
@@ -150,7 +161,7 @@ def test_online_forced_seat_is_dealers_right() -> None:
 
 
 def test_sd_dealer_opens_150() -> None:
-    answer = auction.summary(SD, 2, [])
+    answer = summary(SD, 2, [])
     assert answer["next_seat"] == 2 and answer["min_bid"] == 150 and answer["can_pass"] is False
     assert violation(SD, 2, (2, None)) == "AUCTION-DEALER-OPENS"
     assert violation(SD, 2, (2, 160)) == "AUCTION-DEALER-OPENS"
@@ -173,7 +184,7 @@ def test_sd_four_passes_gives_high_bidder_last_call() -> None:
 
 
 def test_summary_stops_at_first_illegal_call() -> None:
-    answer = auction.summary(DD, 0, calls((1, 50), (2, 61), (3, 70)))
+    answer = summary(DD, 0, calls((1, 50), (2, 61), (3, 70)))
     assert answer == {
         "legal": False,
         "violation": {
@@ -191,36 +202,58 @@ def test_summary_stops_at_first_illegal_call() -> None:
 
 
 def test_summary_min_bid_after_sixty() -> None:
-    assert auction.summary(DD, 0, calls((1, 60)))["min_bid"] == 65
-    assert auction.summary(DD, 0, calls((1, 59)))["min_bid"] == 60
-    assert auction.summary(SD, 0, calls((0, 150)))["min_bid"] == 160
+    assert summary(DD, 0, calls((1, 60)))["min_bid"] == 65
+    assert summary(DD, 0, calls((1, 59)))["min_bid"] == 60
+    assert summary(SD, 0, calls((0, 150)))["min_bid"] == 160
 
 
-def test_legal_calls_window() -> None:
+def test_legal_calls_are_every_bid_up_to_the_ceiling() -> None:
+    """Pass first, then every legal bid ascending; online raises stop at 50 over the high bid."""
     state = run(ONLINE, 0, (0, 250))
     assert auction.legal_calls(state, ONLINE) == [None, 260, 270, 280, 290, 300]
-    assert auction.legal_calls(run(DD, 0, (1, 58)), DD, limit=4) == [None, 59, 60, 65, 70]
+    dd = auction.legal_calls(run(DD, 0, (1, 58)), DD)
+    assert dd[:6] == [None, 59, 60, 65, 70, 75]
+    assert dd[-1] == DD.bid_ceiling - DD.bid_ceiling % 5
+    assert len(dd) == 1 + 2 + (DD.bid_ceiling - 60) // 5
+    forced = run(DD, 0, (1, None), (2, None), (3, None))
+    assert auction.legal_calls(forced, DD) == [50]
+    assert auction.legal_calls(auction.start(SD, 0), SD) == [150]
 
 
-@pytest.mark.parametrize(
-    "bad",
-    [
-        [{"bid": 50}],
-        [{"seat": 1, "bid": "50"}],
-        [{"seat": 1, "bid": 50.0}],
-        [{"seat": 1, "bid": 50, "pass": True}],
-        [{"seat": 1}],
-        [{"seat": 1, "pass": False}],
-        [{"seat": 4, "bid": 50}],
-        [{"seat": 1, "bid": True}],
-        ["bid 50"],
-    ],
-)
-def test_malformed_calls_raise(bad: list[Any]) -> None:
-    with pytest.raises(PinochleError) as err:
-        auction.summary(DD, 0, bad)
-    assert not isinstance(err.value, IllegalAction)
-    assert "call 0" in str(err.value)
+@pytest.mark.parametrize("rules", [DD, SD, ONLINE, SD_FOUR])
+def test_bid_ceiling_is_beyond_any_makeable_contract(rules: Rules) -> None:
+    """The ceiling is all card points plus twice the deck's meld: more than any side scores."""
+    from reference_engine.meld import meld_total
+
+    most = max(meld_total(rules.deck_counts, trump, rules) for trump in range(4))
+    assert rules.bid_ceiling >= rules.total_card_points + 2 * most
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from([DD, SD, ONLINE, SD_FOUR]), st.integers(0, 3), st.data())
+def test_legal_calls_are_exactly_the_accepted_calls(
+    rules: Rules, dealer: int, data: st.DataObject
+) -> None:
+    """A call up to the ceiling is accepted exactly when ``legal_calls`` lists it (sampled)."""
+    state = auction.start(rules, dealer)
+    for _ in range(data.draw(st.integers(0, 6))):
+        if state.next_seat is None:
+            break
+        call = data.draw(st.sampled_from(auction.legal_calls(state, rules)))
+        state = auction.apply_call(state, rules, state.next_seat, call)
+    listed = set(auction.legal_calls(state, rules))
+    seat = state.next_seat if state.next_seat is not None else 0
+    low, top = rules.auction.minimum, rules.bid_ceiling
+    for call in [None, *range(low - 20, low + 400), *range(top - 30, top + 1)]:
+        try:
+            auction.apply_call(state, rules, seat, call)
+        except IllegalAction:
+            assert call not in listed
+        else:
+            assert call in listed
+    bids = [c for c in listed if c is not None]
+    if bids:  # min_bid may lie above the ceiling, where legal_calls stops
+        assert auction.min_bid(state, rules) == min(bids)
 
 
 @settings(max_examples=60, deadline=None)
@@ -234,7 +267,7 @@ def test_random_auctions_end_with_the_high_bid(
     for _ in range(60):
         if state.complete:
             break
-        options = auction.legal_calls(state, rules, limit=3)
+        options = auction.legal_calls(state, rules)[:4]
         assert options, "an incomplete auction always has a legal call"
         call = data.draw(st.sampled_from(options))
         if call is not None:

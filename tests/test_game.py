@@ -1,16 +1,24 @@
-"""Whole hands (game.py): hand-built deals whose every figure is worked out from the rules."""
+"""Whole hands (hand.py, game.py): hand-built deals whose every figure is worked out from the rules.
+
+Figures are read from the protocol ``play_hand`` answer (shaped by the reference adapter) or from
+the hand state itself.
+"""
 
 from __future__ import annotations
 
-import dataclasses
 import random
+from collections.abc import Sequence
+from typing import Any
 
 import pytest
 
-from reference_engine import game
+from adapters.reference import ReferenceEngine
+from reference_engine import bots, hand, text
+from reference_engine.actions import text as action_text
 from reference_engine.cards import hand_counts, parse_card, parse_cards
 from reference_engine.errors import IllegalAction, PinochleError
-from reference_engine.game import Phase, apply, legal_actions, new_game, play_hand
+from reference_engine.game import Game, check_hands
+from reference_engine.hand import HandState, Phase, play_violation
 from reference_engine.variants import Rules, load_rules
 
 DD = load_rules("double-deck")
@@ -58,11 +66,35 @@ def suited_plays() -> list[str]:
     return plays
 
 
-def replay(rules: Rules, hands: list[str] | list[list[str]], actions: list[str]) -> game.GameState:
-    state = new_game(rules, seed=1, hands=hands, dealer=0)
-    for action in actions:
-        state = apply(state, action)
+def replay(rules: Rules, hands: Sequence[str | Sequence[str]], actions: list[str]) -> HandState:
+    """The hand after ``actions`` (all legal) from these hands, dealer 0."""
+    state, illegal = hand.replay(HandState(rules, 0, check_hands(rules, hands)), actions)
+    assert illegal is None, illegal
     return state
+
+
+def play_hand(
+    rules: Rules,
+    dealer: int,
+    scores: list[int],
+    hands: Sequence[str | Sequence[str]],
+    actions: list[Any],
+    **extra: Any,
+) -> dict[str, Any]:
+    """The protocol ``play_hand`` answer."""
+    params = {"variant": rules.variant, "options": dict(rules.options), "dealer": dealer}
+    hands = [h.split() if isinstance(h, str) else list(h) for h in hands]
+    params.update(scores=scores, hands=hands, actions=actions, **extra)
+    return dict(ReferenceEngine().play_hand(params))
+
+
+def apply(state: HandState, action: str, seat: int | None = None) -> HandState:
+    state.apply_text(action, seat)
+    return state
+
+
+def legal_actions(state: HandState) -> list[str]:
+    return [action_text(a) for a in state.legal_actions()]
 
 
 # --- a whole single-deck hand ------------------------------------------------------------------
@@ -99,11 +131,11 @@ def test_sd_whole_hand_worked_by_hand() -> None:
 def test_sd_passing_moves_cards_both_ways() -> None:
     """PASS-CARDS: partner (seat 2) gives four, then the bidder gives four back."""
     state = replay(SD, SD_SUITED, ["bid 150", "pass", "pass", "pass", "trump s"])
-    assert state.phase is Phase.PASSING and game.current_seat(state) == 2
+    assert state.phase is Phase.PASSING and state.current_seat() == 2
     # Distinct 4-card sets from A T K Q J 9 of diamonds, two of each: 15 + 60 + 15 = 90.
     assert len(legal_actions(state)) == 90
     state = apply(state, "give Ad Td Kd Qd")
-    assert game.current_seat(state) == 0
+    assert state.current_seat() == 0
     assert state.hands[0] == hand_counts([*suit_cards("s"), "Ad", "Td", "Kd", "Qd"])
     state = apply(state, "give Kd 9s 9s Js")
     assert state.hands[0] == hand_counts(
@@ -111,7 +143,7 @@ def test_sd_passing_moves_cards_both_ways() -> None:
     )
     # Seat 2 kept Ad Td Kd Qd Jd Jd 9d 9d and received Kd 9s 9s Js.
     assert state.hands[2] == hand_counts("Ad Td Kd Kd Qd Jd Jd 9d 9d 9s 9s Js")
-    assert state.phase is Phase.PLAY and game.current_seat(state) == 0
+    assert state.phase is Phase.PLAY and state.current_seat() == 0
 
 
 @pytest.mark.parametrize(
@@ -206,7 +238,7 @@ def test_dd_throw_in_is_voluntary() -> None:
     """
     hands = dd_enough_meld()
     state = replay(DD, hands, ["bid 50", "pass", "pass", "pass", "trump h"])
-    assert state.phase is Phase.DECISION and game.current_seat(state) == 1
+    assert state.phase is Phase.DECISION and state.current_seat() == 1
     assert state.team_meld == (270, 20)
     assert legal_actions(state) == ["play-on", "throw-in"]
     with pytest.raises(IllegalAction) as err:
@@ -221,7 +253,7 @@ def test_dd_throw_in_is_voluntary() -> None:
     assert answer["meld"] == [120, 16, 150, 4]
     assert answer["delta"] == [270, -50] and answer["scores"] == [370, 50]
     played_on = replay(DD, hands, [*actions[:-1], "play-on"])
-    assert played_on.phase is Phase.PLAY and game.current_seat(played_on) == 1
+    assert played_on.phase is Phase.PLAY and played_on.current_seat() == 1
 
 
 # --- online: forced throw-in -------------------------------------------------------------------
@@ -251,7 +283,7 @@ def test_online_contract_250_is_not_forced() -> None:
     state = replay(ONLINE_NO_PASS, ONLINE_HANDS, ["bid 250", "pass", "pass", "pass", "trump s"])
     assert legal_actions(state) == ["play-on", "throw-in"]
     state = apply(state, "play-on")
-    assert state.phase is Phase.PLAY and game.current_seat(state) == 0
+    assert state.phase is Phase.PLAY and state.current_seat() == 0
 
 
 # --- illegal actions, bad input ---------------------------------------------------------------
@@ -261,8 +293,8 @@ def test_illegal_actions_leave_state_unchanged() -> None:
     state = replay(SD, SD_SUITED, ["bid 150", "pass", "pass", "pass", "trump s"])
     state = apply(apply(state, "give Ad Ad Td Td"), "give Ad Ad Td Td")
     state = apply(state, "play As")
-    snapshot = dataclasses.replace(state)
-    text = game.view(state)
+    snapshot = state.clone()
+    view = text.view(state)
     for action, rule in [
         ("play As", "PLAY-TURN"),  # seat 1 holds no spade
         ("bid 200", "AUCTION-END"),
@@ -277,7 +309,7 @@ def test_illegal_actions_leave_state_unchanged() -> None:
     with pytest.raises(IllegalAction) as err:
         apply(state, "play Ah", seat=2)
     assert err.value.rule == "PLAY-TURN" and "seat 1's turn" in str(err.value)
-    assert state == snapshot and game.view(state) == text
+    assert state == snapshot and text.view(state) == view
 
 
 @pytest.mark.parametrize(
@@ -297,7 +329,7 @@ def test_play_violation_examples_from_the_spec(hand: str, trick: str, card: str,
 
     counts, cards = hand_counts(hand), parse_cards(trick)
     assert parse_card(card) not in legal_plays(counts, cards, 1, SD)
-    assert game.play_violation(counts, cards, 1, SD, parse_card(card)) == rule
+    assert play_violation(counts, cards, 1, SD, parse_card(card)) == rule
 
 
 def test_bad_hands_are_deal_hands() -> None:
@@ -309,60 +341,66 @@ def test_bad_hands_are_deal_hands() -> None:
     assert answer["first_illegal"]["index"] is None
 
 
-@pytest.mark.parametrize("action", ["dance", "bid fifty", "trump x", "play Zz", "give Qq", 7])
-def test_malformed_actions_raise_naming_them(action: object) -> None:
+@pytest.mark.parametrize("action", ["dance", "bid fifty", "trump x", "play Zz", "give Qq"])
+def test_malformed_actions_raise_naming_them(action: str) -> None:
     with pytest.raises(PinochleError) as err:
-        play_hand(SD, 0, [0, 0], SD_SUITED, [action])
+        hand.replay(HandState(SD, 0, check_hands(SD, SD_SUITED)), ["bid 150", action])
     assert not isinstance(err.value, IllegalAction)
-    assert "action 0" in str(err.value)
+    assert "action 1" in str(err.value)
 
 
 def test_deal_summary() -> None:
     """Dealer 3 deals from seat 0 in threes: seat 0 gets deck[0:3], seat 1 deck[3:6] ..."""
     deck = [r + s for s in "shdc" for r in "ATKQJ9" for _ in range(2)]
-    answer = game.deal_summary(SD, 3, deck)
-    assert answer["legal"] and answer["next_dealer"] == 0
-    assert answer["hands"][0][:3] == deck[0:3]
-    assert answer["hands"][1][:3] == deck[3:6]
-    assert answer["hands"][3][:3] == deck[9:12]
-    assert answer["hands"][0][3:6] == deck[12:15]
-    bad = game.deal_summary(SD, 0, [*deck[:-1], "As"])
-    assert bad["legal"] is False and bad["violation"]["rule"] == "DECK-COMPOSITION"
+    engine = ReferenceEngine()
+    answer = engine.deal({"variant": "single-deck", "options": {}, "dealer": 3, "deck": deck})
+    hands = answer["hands"]
+    assert answer["legal"] and answer["next_dealer"] == 0 and hands is not None
+    assert hands[0][:3] == deck[0:3]
+    assert hands[1][:3] == deck[3:6]
+    assert hands[3][:3] == deck[9:12]
+    assert hands[0][3:6] == deck[12:15]
+    bad = engine.deal(
+        {"variant": "single-deck", "options": {}, "dealer": 0, "deck": [*deck[:-1], "As"]}
+    )
+    assert bad["legal"] is False and bad["violation"] is not None
+    assert bad["violation"]["rule"] == "DECK-COMPOSITION"
+    assert "too many As; missing 9c" in bad["violation"]["message"]
 
 
 def test_dealer_rotates_and_scores_carry_over() -> None:
     rules = load_rules("double-deck")
-    state = new_game(rules, seed=11, dealer=2)
+    state = Game(rules, seed=11, dealer=2)
     rng = random.Random(0)
-    while len(state.history) < 3 and not game.is_terminal(state):
-        state = apply(state, game.bot_action(state, rng))
+    while len(state.history) < 3 and not state.is_terminal():
+        state.apply(bots.simple(state.hand, rng))
     dealers = [h.dealer for h in state.history]
     assert dealers == [2, 3, 0][: len(dealers)]
     for before, after in zip(state.history, state.history[1:], strict=False):
+        assert before.score is not None
         assert after.scores_before == before.score.scores
+    assert state.returns() == (*state.scores, *state.scores)
 
 
 @pytest.mark.parametrize(
     "rules",
     [DD, SD, ONLINE, load_rules("online", {"pass_cards": "3", "rounds": "3"}), ONLINE_NO_PASS],
 )
-def test_fast_random_hands_agree_with_the_full_engine(rules: Rules) -> None:
-    """random_hand and play_hand replaying its actions give the same figures."""
-    from reference_engine.cards import card_code, from_counts
-
+def test_playouts_replay_from_their_canonical_text(rules: Rules) -> None:
+    """A playout's actions, written as canonical text and replayed from the deal, give the
+    same hand: the text of every action parses back to the action."""
     rng = random.Random(rules.variant)
     outcomes = set()
     for number in range(1, 41):
-        fast = game.random_hand(rules, rng, dealer=number % 4, number=number, keep_actions=True)
-        outcomes.add(fast.outcome)
-        hands = [[card_code(c) for c in from_counts(h)] for h in fast.deal]
-        full = play_hand(rules, number % 4, [0, 0], hands, list(fast.actions), hand=number)
-        assert full["legal"] and full["complete"], full["first_illegal"]
-        assert full["outcome"] == fast.outcome
-        assert (full["bidder"], full["contract"]) == (fast.bidder, fast.contract)
-        assert full["delta"] == list(fast.score.delta)
-        assert full["game_winner"] == fast.score.game_winner
-        if fast.outcome == "played":
-            assert full["card_points"] == list(fast.card_points)
-            assert sum(fast.card_points) == rules.total_card_points
+        policy = bots.simple if number % 2 else bots.uniform
+        played = bots.playout(rules, rng, policy, dealer=number % 4, number=number)
+        outcomes.add(played.outcome)
+        words = [action_text(a) for _, a in played.actions]
+        again, illegal = hand.replay(
+            HandState(rules, number % 4, played.deal, number=number), words
+        )
+        assert illegal is None and again == played
+        assert again.returns() == (*played.score.delta, *played.score.delta)  # type: ignore[union-attr]
+        if played.outcome == "played":
+            assert sum(played.card_points) == rules.total_card_points
     assert "played" in outcomes

@@ -1,4 +1,5 @@
-"""Random legal games of every variant, with invariants checked after every action."""
+"""Random legal games of every variant (game.Game over hand.HandState), with invariants checked
+after every action."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ from hypothesis import HealthCheck, event, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from reference_engine import auction, game, scoring
-from reference_engine.cards import NUM_KINDS, RANKS, SUITS, to_counts
+from reference_engine import actions, auction, bots, scoring, text
+from reference_engine.cards import NUM_KINDS, RANKS, SUITS
 from reference_engine.errors import IllegalAction
-from reference_engine.game import GameState, Phase
+from reference_engine.game import Game
+from reference_engine.hand import Phase
 from reference_engine.variants import Rules, load_rules
 
 RULESETS = [
@@ -46,7 +48,7 @@ class GameMachine(RuleBasedStateMachine):
 
     def __init__(self) -> None:
         super().__init__()
-        self.state: GameState | None = None
+        self.state: Game | None = None
         self.rules: Rules | None = None
 
     @initialize(
@@ -54,17 +56,16 @@ class GameMachine(RuleBasedStateMachine):
     )
     def start(self, rules: Rules, seed: int, dealer: int) -> None:
         self.rules = rules
-        self.state = game.new_game(rules, seed=seed, dealer=dealer)
+        self.state = Game(rules, seed=seed, dealer=dealer)
         self.scores = (0, 0)
         self.finished = 0
 
-    def _step(self, action: str) -> None:
+    def _step(self, action: actions.Action) -> None:
         assert self.state is not None and self.rules is not None
-        before = self.state
-        self.state = game.apply(before, action)
-        self._check_hand_end(before)
+        self.state.apply(action)
+        self._check_hand_end()
 
-    def _check_hand_end(self, before: GameState) -> None:
+    def _check_hand_end(self) -> None:
         """Scores change only when a hand ends, exactly as scoring.score_hand says."""
         state, rules = self.state, self.rules
         assert state is not None and rules is not None
@@ -73,6 +74,7 @@ class GameMachine(RuleBasedStateMachine):
             return
         assert len(state.history) == self.finished + 1
         record = state.history[-1]
+        assert record.is_terminal() and record.score is not None and record.outcome is not None
         assert record.scores_before == self.scores
         assert record.bidder is not None and record.contract is not None
         if record.outcome == "played":
@@ -81,26 +83,28 @@ class GameMachine(RuleBasedStateMachine):
             assert sum(record.tricks_won) == rules.hand_size
             assert len(record.tricks) == rules.hand_size
         else:
-            assert record.card_points == (0, 0) and not record.tricks
+            assert record.card_points == [0, 0] and not record.tricks
         expected = scoring.score_hand(
             rules,
             record.bidder % 2,
             record.contract,
             record.outcome,
             record.team_meld or (0, 0),
-            record.card_points,
-            record.tricks_won,
+            tuple(record.card_points),
+            tuple(record.tricks_won),
             record.scores_before,
             hand=record.number,
         )
         assert record.score == expected
         assert state.scores == expected.scores
+        assert record.returns() == (*expected.delta, *expected.delta)
         if expected.game_winner is None:
-            assert state.phase is Phase.AUCTION
-            assert state.dealer == (record.dealer + 1) % 4  # DEAL-ROTATION
-            assert state.number == record.number + 1
+            assert state.hand.phase is Phase.AUCTION
+            assert state.hand.dealer == (record.dealer + 1) % 4  # DEAL-ROTATION
+            assert state.hand.number == record.number + 1
         else:
-            assert state.phase is Phase.GAME_OVER and state.winner == expected.game_winner
+            assert state.is_terminal() and state.winner == expected.game_winner
+            assert state.hand is record
         self.scores = expected.scores
         self.finished += 1
 
@@ -109,85 +113,78 @@ class GameMachine(RuleBasedStateMachine):
         rng = random.Random(seed)
         for _ in range(count):
             assert self.state is not None
-            if game.is_terminal(self.state):
+            if self.state.is_terminal():
                 return
-            self._step(rng.choice(game.legal_actions(self.state)))
+            self._step(rng.choice(self.state.legal_actions()))
 
     @rule(seed=st.integers(0, 2**32))
     def bot_plays_a_hand(self, seed: int) -> None:
         rng = random.Random(seed)
         assert self.state is not None
         hands = len(self.state.history)
-        while not game.is_terminal(self.state) and len(self.state.history) == hands:
-            self._step(game.bot_action(self.state, rng))
+        while not self.state.is_terminal() and len(self.state.history) == hands:
+            self._step(bots.simple(self.state.hand, rng))
 
     @rule(seed=st.integers(0, 2**32))
     def try_any_action(self, seed: int) -> None:
-        """An illegal action raises IllegalAction and leaves the state exactly as it was; one
-        that is accepted was legal."""
+        """An illegal action raises IllegalAction and leaves the state exactly as it was; an
+        accepted one was in ``legal_actions`` (or a legal bid above the listed ceiling)."""
         state, rules = self.state, self.rules
         assert state is not None and rules is not None
-        action = random_action(random.Random(seed))
-        snapshot = game.view(state)
-        legal = game.legal_actions(state)
+        action = actions.parse(random_action(random.Random(seed)))
+        snapshot, view = state.hand.clone(), text.view(state.hand)
+        legal = state.legal_actions()
+        bid_state = state.hand.auction
         try:
-            after = game.apply(state, action)
+            self._step(action)
         except IllegalAction as err:
             assert err.rule and err.rule in str(err)
             assert action not in legal
-            assert game.view(state) == snapshot
-            assert game.legal_actions(state) == legal
+            assert state.hand == snapshot and text.view(state.hand) == view
+            assert state.legal_actions() == legal
             return
-        if action.startswith("bid "):
-            assert state.phase is Phase.AUCTION
-            assert auction.bid_violation(state.auction, rules, int(action.split()[1])) is None
-        else:
-            canonical = (
-                game.give_action(game.parse_action(action)[1])
-                if action.startswith("give")
-                else action
-            )
-            assert canonical in legal
-        self.state = state
-        self._step(action)
-        assert self.state == after
+        if action in legal:
+            return
+        assert actions.kind(action) == actions.BID and actions.argument(action) > rules.bid_ceiling
+        assert auction.bid_violation(bid_state, rules, actions.argument(action)) is None
 
     def teardown(self) -> None:
         if self.state is not None:
             event(f"hands finished: {min(self.finished, 5)}{'+' if self.finished >= 5 else ''}")
-            event(f"phase at the end: {self.state.phase.value}")
+            event(f"phase at the end: {self.state.hand.phase.value}")
 
     @invariant()
     def cards_are_conserved(self) -> None:
         state, rules = self.state, self.rules
         if state is None or rules is None:
             return
+        hand = state.hand
         held = [0] * NUM_KINDS
-        for hand in state.hands:
-            assert all(n >= 0 for n in hand)
-            for kind, n in enumerate(hand):
+        for hand_counts in hand.held:
+            assert all(n >= 0 for n in hand_counts)
+            for kind, n in enumerate(hand_counts):
                 held[kind] += n
-        for card in state.trick:
+        for card in hand.trick:
             held[card] += 1
-        for trick in state.tricks:
+        for trick in hand.tricks:
             for card in trick.cards:
                 held[card] += 1
-        assert tuple(held) == to_counts(rules.deck_cards)
-        if state.phase in (Phase.AUCTION, Phase.TRUMP):
-            assert all(sum(h) == rules.hand_size for h in state.hands)
+        assert tuple(held) == rules.deck_counts
+        if hand.phase in (Phase.AUCTION, Phase.TRUMP):
+            assert all(sum(h) == rules.hand_size for h in hand.held)
 
     @invariant()
     def legal_actions_until_the_end(self) -> None:
         state = self.state
         if state is None:
             return
-        actions = game.legal_actions(state)
-        if game.is_terminal(state):
-            assert actions == [] and game.current_seat(state) is None
+        legal = state.legal_actions()
+        if state.is_terminal():
+            assert legal == [] and state.current_seat() is None
         else:
-            assert actions, f"no legal action in phase {state.phase}"
-            assert game.current_seat(state) in range(4)
-            assert len(set(actions)) == len(actions)
+            assert legal, f"no legal action in phase {state.hand.phase}"
+            assert state.current_seat() in range(4)
+            assert legal == sorted(set(legal))  # distinct, in canonical order
 
 
 GameMachine.TestCase.settings = settings(

@@ -10,18 +10,19 @@ from typing import Any
 import jsonschema
 import pytest
 
-from reference_engine import game, records
-from specdata import load_schema
+from reference_engine import bots, records
 from reference_engine.errors import PinochleError
+from reference_engine.game import Game
 from reference_engine.variants import load_rules
+from specdata import load_schema
 
 
 def played_record(variant: str, seed: int, options: dict[str, str] | None = None) -> dict[str, Any]:
     rules = load_rules(variant, options)
-    state = game.new_game(rules, seed=seed)
+    state = Game(rules, seed=seed)
     rng = random.Random(seed)
-    while not game.is_terminal(state) and len(state.history) < 60:
-        state = game.apply(state, game.bot_action(state, rng))
+    while not state.is_terminal() and len(state.history) < 60:
+        state.apply(bots.simple(state.hand, rng))
     return records.record(state)
 
 

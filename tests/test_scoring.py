@@ -8,17 +8,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from adapters.client import EngineError, open_engine
+from adapters.reference import ReferenceEngine
 from reference_engine import scoring
-from reference_engine.errors import PinochleError
-from reference_engine.variants import load_rules
+from reference_engine.variants import Rules, load_rules
 
 DD = load_rules("double-deck")
 SD = load_rules("single-deck")
 ONLINE = load_rules("online")
 
 
-def score(rules: Any, **kw: Any) -> dict[str, Any]:
+def score(rules: Rules, **kw: Any) -> dict[str, Any]:
+    """The protocol ``score_hand`` answer (the figures checked and shaped by the adapter)."""
     args: dict[str, Any] = {
+        "variant": rules.variant,
+        "options": dict(rules.options),
         "bidder_team": 0,
         "contract": 60,
         "outcome": "played",
@@ -28,7 +32,20 @@ def score(rules: Any, **kw: Any) -> dict[str, Any]:
         "scores": [0, 0],
     }
     args.update(kw)
-    return scoring.score_hand(rules, **args).as_dict()
+    return dict(ReferenceEngine().score_hand(args))
+
+
+def test_score_hand_is_the_rule_behind_the_answer() -> None:
+    """The adapter only shapes scoring.score_hand: the same figures, as lists."""
+    result = scoring.score_hand(DD, 1, 60, "played", (30, 10), (20, 30), (8, 12), (100, 200))
+    answer = score(DD, bidder_team=1, meld=[30, 10], tricks=[20, 30], tricks_won=[8, 12])
+    assert answer == {
+        "made": False,
+        "delta": [50, -60],
+        "scores": [50, -60],
+        "game_winner": None,
+    }
+    assert result.delta == (50, -60) and result.scores == (150, 140) and not result.made
 
 
 # --- SCORE-MADE, SCORE-SET, MELD-MINIMUM, SCORE-TRICK-MINIMUM (double-deck) ------------------
@@ -173,8 +190,8 @@ def test_rounds_option() -> None:
     assert later["scores"] == [50, 150] and later["game_winner"] == 1
     even = score(rules, hand=3, scores=[-300, -50], **kw)
     assert even["scores"] == [0, 0] and even["game_winner"] is None
-    with pytest.raises(PinochleError, match="hand"):
-        score(rules, **kw)
+    with pytest.raises(EngineError, match="hand"):
+        open_engine(None).call("score_hand", {**score_params(rules), **kw})
 
 
 # --- bad input -------------------------------------------------------------------------------
@@ -196,8 +213,23 @@ def test_rounds_option() -> None:
     ],
 )
 def test_bad_input_is_named(change: dict[str, Any], words: str) -> None:
-    with pytest.raises(PinochleError, match=words.replace("[", r"\[").replace("]", r"\]")):
-        score(DD, **change)
+    """Checked by the protocol server (params schema, then the adapter's figure checks)."""
+    with pytest.raises(EngineError, match=words.replace("[", r"\[").replace("]", r"\]")):
+        open_engine(None).call("score_hand", {**score_params(DD), **change})
+
+
+def score_params(rules: Rules) -> dict[str, Any]:
+    return {
+        "variant": rules.variant,
+        "options": dict(rules.options),
+        "bidder_team": 0,
+        "contract": 60,
+        "outcome": "played",
+        "meld": [0, 0],
+        "tricks": [25, 25],
+        "tricks_won": [10, 10],
+        "scores": [0, 0],
+    }
 
 
 @given(

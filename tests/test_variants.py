@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from specdata import DataFileError, load_yaml
 from reference_engine.errors import VariantError
-from reference_engine.variants import load_rules, variant_ids, variant_options
+from reference_engine.variants import load_rules, variant_options
+from specdata import DataFileError, load_yaml, variant_ids
 
 
 def test_three_variants() -> None:

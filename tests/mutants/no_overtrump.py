@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 from reference_engine import tricks
-from reference_engine.cards import Card, Counts, suit_of
+from reference_engine.cards import Card, suit_of
 from reference_engine.variants import Rules
 
 from . import Mutant
@@ -11,7 +11,7 @@ from . import Mutant
 _legal_plays = tricks.legal_plays
 
 
-def legal_plays(hand: Counts, trick: Sequence[Card], trump: int, rules: Rules) -> list[Card]:
+def legal_plays(hand: Sequence[int], trick: Sequence[Card], trump: int, rules: Rules) -> list[Card]:
     """As ``tricks.legal_plays``, but void in the suit led any trump will do."""
     plays = _legal_plays(hand, trick, trump, rules)
     if not trick or any(suit_of(c) == suit_of(trick[0]) for c in plays):
@@ -25,8 +25,5 @@ MUTANT = Mutant(
     misreading="void in the suit led, any trump may be played (no duty to over-trump)",
     caught_by="PLAY-OVERTRUMP",
     variants=("double-deck",),
-    patches={
-        "reference_engine.tricks.legal_plays": legal_plays,
-        "reference_engine.game.legal_plays": legal_plays,
-    },
+    patches={"reference_engine.tricks.legal_plays": legal_plays},
 )

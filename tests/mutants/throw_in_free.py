@@ -4,7 +4,7 @@ from dataclasses import replace
 from typing import Any
 
 from reference_engine import scoring
-from reference_engine.scoring import HandScore
+from reference_engine.scoring import HandScore, Outcome
 
 from . import Mutant
 
@@ -12,7 +12,7 @@ _score_hand = scoring.score_hand
 
 
 def score_hand(
-    rules: Any, bidder_team: int, contract: int, outcome: str, *args: Any, **kwargs: Any
+    rules: Any, bidder_team: int, contract: int, outcome: Outcome, *args: Any, **kwargs: Any
 ) -> HandScore:
     """As ``scoring.score_hand``, but a thrown-in hand leaves the bidders' score alone."""
     score = _score_hand(rules, bidder_team, contract, outcome, *args, **kwargs)

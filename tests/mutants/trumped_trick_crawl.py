@@ -3,7 +3,7 @@
 from collections.abc import Sequence
 
 from reference_engine import tricks
-from reference_engine.cards import Card, Counts, rank_of, suit_of
+from reference_engine.cards import Card, rank_of, suit_of
 from reference_engine.variants import Rules
 
 from . import Mutant
@@ -11,7 +11,7 @@ from . import Mutant
 _legal_plays = tricks.legal_plays
 
 
-def legal_plays(hand: Counts, trick: Sequence[Card], trump: int, rules: Rules) -> list[Card]:
+def legal_plays(hand: Sequence[int], trick: Sequence[Card], trump: int, rules: Rules) -> list[Card]:
     """As ``tricks.legal_plays``, but the crawl applies within the led suit once trumped."""
     plays = _legal_plays(hand, trick, trump, rules)
     if not trick or rules.obligations != "pre-1945":
@@ -29,8 +29,5 @@ MUTANT = Mutant(
     misreading="after a trick is trumped, followers must still beat the best card of the suit led",
     caught_by="PLAY-TRUMPED-TRICK",
     variants=("double-deck",),
-    patches={
-        "reference_engine.tricks.legal_plays": legal_plays,
-        "reference_engine.game.legal_plays": legal_plays,
-    },
+    patches={"reference_engine.tricks.legal_plays": legal_plays},
 )
