@@ -19,13 +19,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from adapters import protocol  # noqa: E402
-from adapters.client import load_server, open_engine, open_in_process  # noqa: E402
+from pinochle_adapters import protocol  # noqa: E402
+from pinochle_adapters.client import load_server, open_engine, open_in_process  # noqa: E402
 
 HAND = "Ah Th Kh Qh Jh Kh Qh As Ad Ac Qs Jd Ks Kd Kc Ts Td Jc Js Qd"
 """A double-deck hand with a run, a royal marriage, marriages, a pinochle and aces around."""
-REFERENCE = "adapters.reference:server"
-SERVER_COMMAND = [sys.executable, "-m", "adapters.reference"]
+REFERENCE = "pinochle_adapters.reference:server"
+SERVER_COMMAND = [sys.executable, "-m", "pinochle_adapters.reference"]
 ECHO_COMMAND = [
     sys.executable,
     "-c",
@@ -167,7 +167,7 @@ def main() -> int:
         ratio = sub_suite / inproc_suite
         print(f"  {'in-process (default engine)':<{WIDTH}} {inproc_suite:8.2f} s")
         print(
-            f"  {'subprocess (--engine python -m adapters.reference)':<{WIDTH}} {sub_suite:8.2f} s"
+            f"  {'subprocess (--engine python -m pinochle_adapters.reference)':<{WIDTH}} {sub_suite:8.2f} s"
         )
         print(f"  {'=> subprocess / in-process':<{WIDTH}} {ratio:8.2f}x    {verdict(ratio, 1.2)}")
     return 0

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from adapters.client import Engine
+from pinochle_adapters.client import Engine
 from specdata import VARIANTS_DIR, load_yaml
 
 from . import notation

@@ -9,7 +9,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-from adapters.protocol import PROTOCOL_VERSION, RULE_METHODS
+from pinochle_adapters.protocol import PROTOCOL_VERSION, RULE_METHODS
 
 from .compare import KINDS, field_map
 from .tables import Case, load_cases

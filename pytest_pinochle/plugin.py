@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from adapters.client import Engine
+from pinochle_adapters.client import Engine
 
 from . import tags
 from .driver import Situation

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from adapters.client import EngineError
+from pinochle_adapters.client import EngineError
 
 from .driver import RuleMismatch
 from .tables import CaseItem

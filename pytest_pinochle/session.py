@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from adapters.client import Engine, EngineError, load_server, open_engine, open_in_process
+from pinochle_adapters.client import Engine, EngineError, load_server, open_engine, open_in_process
 
-REFERENCE_SERVER = "adapters.reference:server"
+REFERENCE_SERVER = "pinochle_adapters.reference:server"
 """The reference engine's server, loaded by name: the runner never imports the rules."""
 
 

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 import yaml
 
-from adapters import protocol
-from adapters.client import EngineError
+from pinochle_adapters import protocol
+from pinochle_adapters.client import EngineError
 from specdata import FEATURES_DIR, DataFileError, load_schema, load_yaml_node, option_text
 
 from . import notation

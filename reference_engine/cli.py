@@ -1,7 +1,7 @@
 """The ``pinochle`` command: play a seeded game between bots, replay a record, run spec tools.
 
 ``pinochle play``, ``pinochle replay FILE``; ``pinochle spec ...`` and ``pinochle suite ...``
-hand over to ``adapters.coverage`` and ``adapters.export``.
+hand over to ``pinochle_adapters.coverage`` and ``pinochle_adapters.export``.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from .hand import HandState
 from .text import show_cards, show_meld
 from .variants import load_rules
 
-DELEGATES = {"spec": "adapters.coverage", "suite": "adapters.export"}
+DELEGATES = {"spec": "pinochle_adapters.coverage", "suite": "pinochle_adapters.export"}
 """Subcommands served by other modules of the project: name -> module with ``main(argv)``."""
 
 

@@ -99,7 +99,7 @@ def score_hand(
     (TRUMP-NO-MARRIAGE): the bidders lose the contract and nobody scores anything else.
 
     The figures are trusted (the protocol server checks that they add up: ``check_figures``
-    in adapters/reference.py).
+    in pinochle_adapters/reference.py).
     """
     bidders, opponents = bidder_team, 1 - bidder_team
     delta = [0, 0]

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from adapters.reference import ReferenceEngine
+from pinochle_adapters.reference import ReferenceEngine
 from reference_engine import auction
 from reference_engine.errors import IllegalAction
 from reference_engine.variants import Rules, load_rules

@@ -97,7 +97,7 @@ def test_delegated_commands(
             return 3
 
     def fake_import(name: str) -> object:
-        if name == "adapters.export":
+        if name == "pinochle_adapters.export":
             return Fake
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
@@ -105,4 +105,4 @@ def test_delegated_commands(
     assert cli.main(["suite", "--out", "x"]) == 3
     assert seen == [["--out", "x"]]
     assert cli.main(["spec", "check"]) == 2
-    assert "adapters.coverage is not available" in capsys.readouterr().err
+    assert "pinochle_adapters.coverage is not available" in capsys.readouterr().err

@@ -17,8 +17,8 @@ from typing import Any
 
 import pytest
 
-from adapters import client
-from adapters.client import (
+from pinochle_adapters import client
+from pinochle_adapters.client import (
     MAX_CONSECUTIVE_TIMEOUTS,
     MAX_FAILED_STARTS,
     BadReply,
@@ -35,7 +35,7 @@ from adapters.client import (
 
 BROKEN = Path(__file__).parent / "broken_engines"
 PYTHON = shlex.quote(sys.executable)
-REFERENCE_COMMAND = f"{PYTHON} -m adapters.reference"
+REFERENCE_COMMAND = f"{PYTHON} -m pinochle_adapters.reference"
 TIMEOUT = 1.0
 
 
@@ -87,7 +87,7 @@ def start(engines: list[Engine], command: str | None, **kwargs: Any) -> Engine:
     """A subprocess engine, or (command None) the reference server in-process, trusted."""
     timeout = kwargs.pop("timeout", TIMEOUT)
     if command is None:
-        server = load_server("adapters.reference:server")
+        server = load_server("pinochle_adapters.reference:server")
         engine = open_in_process(server, timeout=timeout, trusted=True, **kwargs)
     else:
         engine = open_engine(command, timeout=timeout, **kwargs)
@@ -135,10 +135,10 @@ def test_transitional_reference_alias_is_in_process(engines: list[Engine]) -> No
 @pytest.mark.parametrize(
     ("target", "words"),
     [
-        ("adapters.reference", "named 'package.module:factory'"),
+        ("pinochle_adapters.reference", "named 'package.module:factory'"),
         ("no_such_package.engine:server", "cannot import no_such_package.engine"),
-        ("adapters.reference:no_factory", "has no callable no_factory"),
-        ("adapters.protocol:registry", "no handle_line"),
+        ("pinochle_adapters.reference:no_factory", "has no callable no_factory"),
+        ("pinochle_adapters.protocol:registry", "no handle_line"),
     ],
 )
 def test_load_server_names_what_is_wrong(target: str, words: str) -> None:
@@ -434,7 +434,7 @@ class Looping:
 
     def __init__(self) -> None:
         self.spins = 0
-        self.inner = load_server("adapters.reference:server")
+        self.inner = load_server("pinochle_adapters.reference:server")
 
     def handle_line(self, line: str) -> str:
         if '"meld"' in line:

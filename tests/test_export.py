@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from adapters import protocol
-from adapters.reference import server
+from pinochle_adapters import protocol
+from pinochle_adapters.reference import server
 from pytest_pinochle import export
 from pytest_pinochle.compare import compare, field_map
 from pytest_pinochle.tables import CaseError, load_cases

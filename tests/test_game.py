@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from adapters.reference import ReferenceEngine
+from pinochle_adapters.reference import ReferenceEngine
 from reference_engine import bots, hand, text
 from reference_engine.actions import text as action_text
 from reference_engine.cards import hand_counts, parse_card, parse_cards

@@ -14,7 +14,7 @@ import pytest
 
 from tests.suite_runs import SuiteRun, run_suite
 
-ADAPTER = "adapters/examples/node/adapter.js"
+ADAPTER = "pinochle_adapters/examples/node/adapter.js"
 IMPLEMENTED_TABLES = ("meld", "legal-plays", "trick-winner", "card-points")
 OTHER_TABLES = {
     "auction": "auction",

@@ -14,8 +14,8 @@ from typing import Any
 import jsonschema
 import pytest
 
-from adapters import protocol
-from adapters.reference import server
+from pinochle_adapters import protocol
+from pinochle_adapters.reference import server
 
 PROTOCOL_MD = Path(protocol.SCHEMA_DIR).parent.parent / "protocol.md"
 DD: dict[str, Any] = {"variant": "double-deck", "options": {}}

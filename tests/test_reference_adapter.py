@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from adapters.client import EngineError, open_engine
+from pinochle_adapters.client import EngineError, open_engine
 
 DD: dict[str, Any] = {"variant": "double-deck", "options": {}}
 SD: dict[str, Any] = {"variant": "single-deck", "options": {}}

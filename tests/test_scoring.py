@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from adapters.client import EngineError, open_engine
-from adapters.reference import ReferenceEngine
+from pinochle_adapters.client import EngineError, open_engine
+from pinochle_adapters.reference import ReferenceEngine
 from reference_engine import scoring
 from reference_engine.variants import Rules, load_rules
 

@@ -8,9 +8,9 @@ from typing import Any, ClassVar
 
 import pytest
 
-from adapters import protocol
-from adapters.reference import ReferenceEngine, server
-from adapters.sdk import InvalidParams, Server
+from pinochle_adapters import protocol
+from pinochle_adapters.reference import ReferenceEngine, server
+from pinochle_adapters.sdk import InvalidParams, Server
 from reference_engine.errors import IllegalAction
 
 

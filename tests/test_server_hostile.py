@@ -17,9 +17,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from adapters import protocol
-from adapters.protocol import INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERROR
-from adapters.reference import server
+from pinochle_adapters import protocol
+from pinochle_adapters.protocol import INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERROR
+from pinochle_adapters.reference import server
 
 PROBE = protocol.encode(
     protocol.request(
@@ -152,7 +152,7 @@ def test_the_reference_server_subprocess_survives_every_hostile_line() -> None:
         b"[" * (10 << 20),
     ]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "adapters.reference"],
+        [sys.executable, "-m", "pinochle_adapters.reference"],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from adapters.reference import server
+from pinochle_adapters.reference import server
 
 Misbehave = Callable[[dict[str, Any], int], str | None]
 

@@ -4,7 +4,7 @@ import json
 
 from _base import run
 
-from adapters.reference import server
+from pinochle_adapters.reference import server
 
 engine = server()
 

@@ -17,8 +17,8 @@ from functools import cache
 from typing import Any
 from unittest import mock
 
-from adapters import sdk
-from adapters.reference import ReferenceEngine
+from pinochle_adapters import sdk
+from pinochle_adapters.reference import ReferenceEngine
 from reference_engine import variants
 from reference_engine.variants import Rules
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Protocol adapter for engine.js: JSON-RPC 2.0, one JSON object per line on stdin/stdout.
-// Run the conformance suite against it:  pytest features/ --engine "node adapters/examples/node/adapter.js"
+// Run the conformance suite against it:  pytest features/ --engine "node pinochle_adapters/examples/node/adapter.js"
 "use strict";
 
 const readline = require("readline");

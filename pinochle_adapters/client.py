@@ -821,11 +821,11 @@ def open_engine(
     ``timeout`` bounds each request (seconds). Every result is checked against the method's
     schema; ``validate=True`` also checks every request the suite sends.
 
-    Transitional: None or ``"reference"`` still opens ``adapters.reference:server`` in-process
+    Transitional: None or ``"reference"`` still opens ``pinochle_adapters.reference:server`` in-process
     (by name); callers should use ``open_in_process(load_server(...))``.
     """
     if command is None or command.strip() == "reference":
-        server = load_server("adapters.reference:server")
+        server = load_server("pinochle_adapters.reference:server")
         return open_in_process(server, timeout=timeout, validate=validate, trusted=True)
     return Engine(_Subprocess(command), timeout=timeout, validate=validate, check_results=True)
 

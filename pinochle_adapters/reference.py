@@ -1,7 +1,7 @@
 """The reference engine as a protocol server: each method turns checked params into rule calls.
 
 The only module that sees both the rules and the protocol: it shapes every answer. ``python -m
-adapters.reference`` (or ``pinochle-reference-adapter``) serves it on stdin/stdout.
+pinochle_adapters.reference`` (or ``pinochle-reference-adapter``) serves it on stdin/stdout.
 """
 
 from __future__ import annotations
