@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from . import auction
+from .actions import GIVE, given_cards, kind
+from .actions import text as action_text
 from .cards import SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_symbol
 from .hand import HandState
 from .meld import MeldResult
@@ -68,3 +70,54 @@ def view(state: HandState) -> str:
     else:
         lines.append(f"  hand over: {state.outcome}")
     return "\n".join(lines)
+
+
+def hand_log(hand: HandState) -> list[str]:
+    """A finished hand as log lines: deal, auction, trump, gives, meld, tricks, score."""
+    out: list[str] = []
+    out.append("")
+    out.append(f"== Hand {hand.number}: dealer seat {hand.dealer} ==")
+    for seat, counts in enumerate(hand.deal):
+        out.append(f"  seat {seat} (team {seat % 2}): {show_cards(counts)}")
+    calls = [(seat, action_text(a)) for seat, a in hand.actions[: len(hand.auction.calls)]]
+    out.append("  auction: " + ", ".join(f"seat {s} {a}" for s, a in calls))
+    out.append(f"  seat {hand.bidder} wins the auction at {hand.contract}")
+    if hand.outcome == "no_marriage":
+        out.append(f"  seat {hand.bidder} holds no marriage: cannot name trump, loses the hand")
+    if hand.trump is not None:
+        suit = SUITS[hand.trump]
+        out.append(f"  trump: {SUIT_NAMES[suit]} {SUIT_SYMBOLS[suit]}")
+    for seat, action in hand.actions:
+        if kind(action) == GIVE:
+            cards = " ".join(card_symbol(c) for c in given_cards(action))
+            out.append(f"  seat {seat} gives {cards}")
+    if hand.meld is not None:
+        for seat, result in enumerate(hand.meld):
+            out.append(f"  meld seat {seat}: {show_meld(result)}")
+        assert hand.team_meld is not None
+        out.append(f"  team meld: {hand.team_meld[0]} / {hand.team_meld[1]}")
+        if hand.outcome == "meld_short":
+            out.append("  the bidding side is short of the meld minimum: the hand ends")
+    for seat, action in hand.actions:
+        if action_text(action) in ("throw-in", "play-on"):
+            out.append(f"  seat {seat}: {action_text(action)}")
+    for i, trick in enumerate(hand.tricks, 1):
+        cards = " ".join(
+            f"{(trick.leader + k) % 4}:{card_symbol(c)}" for k, c in enumerate(trick.cards)
+        )
+        out.append(f"  trick {i:2}: {cards}  -> seat {trick.winner}")
+    if hand.tricks:
+        out.append(
+            f"  card points: {hand.card_points[0]} / {hand.card_points[1]}; "
+            f"tricks {hand.tricks_won[0]} / {hand.tricks_won[1]}"
+        )
+    score = hand.score
+    assert score is not None and hand.outcome is not None
+    verdict = "made" if score.made else hand.outcome.replace("_", " ")
+    if hand.outcome == "played" and not score.made:
+        verdict = "set"
+    out.append(
+        f"  {verdict}: delta {score.delta[0]:+d} / {score.delta[1]:+d}; "
+        f"scores {score.scores[0]} / {score.scores[1]}"
+    )
+    return out

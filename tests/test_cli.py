@@ -1,4 +1,4 @@
-"""The ``pinochle`` command (cli.py), called through main(argv)."""
+"""The ``pinochle`` command (the face module pinochle_cli), called through main(argv)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from reference_engine import cli
+import pinochle_cli as cli
 
 
 def test_play_logs_a_whole_game_and_writes_a_record(
@@ -85,24 +85,29 @@ def test_replay_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "game record" in capsys.readouterr().err
 
 
-def test_delegated_commands(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+def test_spec_coverage_check_and_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["spec", "coverage", "--check"]) == 0
+    assert "every rule is covered in every variant" in capsys.readouterr().out
+    assert cli.main(["spec", "coverage"]) == 0
+    assert "PLAY-CRAWL" in capsys.readouterr().out
+    assert cli.main(["spec", "variants"]) == 0
+    assert "double-deck" in capsys.readouterr().out
+
+
+def test_suite_export_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "cases.json"
+    assert cli.main(["suite", "export", str(out), "--variant", "online", "--method", "meld"]) == 0
+    data = json.loads(out.read_text())
+    assert data["cases"] and {c["variant"] for c in data["cases"]} == {"online"}
+    assert {c["method"] for c in data["cases"]} == {"meld"}
+    assert "wrote" in capsys.readouterr().err
+
+
+def test_suite_export_of_a_broken_table_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    seen: list[list[str]] = []
-
-    class Fake:
-        @staticmethod
-        def main(argv: list[str]) -> int:
-            seen.append(argv)
-            return 3
-
-    def fake_import(name: str) -> object:
-        if name == "pinochle_adapters.export":
-            return Fake
-        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-
-    monkeypatch.setattr(cli.importlib, "import_module", fake_import)
-    assert cli.main(["suite", "--out", "x"]) == 3
-    assert seen == [["--out", "x"]]
-    assert cli.main(["spec", "check"]) == 2
-    assert "pinochle_adapters.coverage is not available" in capsys.readouterr().err
+    table = tmp_path / "broken.yaml"
+    table.write_text("area: meld\nmethod: meld\nvariant: double-deck\ncases: [\n")
+    assert cli.main(["suite", "export", "-", "--tables", str(table)]) == 2
+    err = capsys.readouterr().err
+    assert str(table) in err and "Traceback" not in err

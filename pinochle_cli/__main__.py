@@ -1,0 +1,5 @@
+"""``python -m pinochle_cli``: the ``pinochle`` command."""
+
+from pinochle_cli import main
+
+raise SystemExit(main())

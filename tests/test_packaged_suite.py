@@ -1,0 +1,43 @@
+"""``pinochle test`` runs the packaged suite from any directory, and nothing a user keeps in that
+directory (their own ``features`` or ``adapters`` package, a conftest, a pytest.ini) shadows it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from specdata import FEATURES_DIR
+
+
+def _user_project(root: Path) -> None:
+    """A directory such as an engine author's: packages with the suite's generic names."""
+    for package in ("features", "adapters"):
+        (root / package).mkdir()
+        (root / package / "__init__.py").write_text(
+            "raise ImportError('the user\\'s own package')\n"
+        )
+    (root / "conftest.py").write_text("")
+    (root / "pytest.ini").write_text("[pytest]\naddopts = --this-option-does-not-exist\n")
+
+
+def test_the_packaged_suite_runs_from_a_directory_with_look_alike_packages(tmp_path: Path) -> None:
+    _user_project(tmp_path)
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [sys.executable, "-m", "pinochle_cli", "test", "-q", "--conformance-report", str(report)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
+    assert len(cases) > 1300
+    # Test IDs read as in the repository, whatever the directory the suite was run from.
+    assert all(node.startswith("features/") for node in cases), sorted(cases)[:3]
+    assert {c["outcome"] for c in cases.values()} == {"passed"}
+    assert not (FEATURES_DIR / ".pytest_cache").exists()
