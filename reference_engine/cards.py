@@ -82,6 +82,12 @@ def parse_cards(text: str | Iterable[str]) -> list[Card]:
     run together as the sources write them (``AhThKhKhKhQhQhJh``). Case matters: ``ah`` is not
     a card.
     """
+    if isinstance(text, list | tuple):
+        # The trusted fast path: a list of canonical codes, as the protocol sends them.
+        try:
+            return [_CODE_TO_CARD[c] for c in text]
+        except (KeyError, TypeError):
+            pass  # anything else gets the full grammar and its error message
     try:
         codes = card_codes(text)
     except ValueError as err:
