@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from functools import cache
 
 from specdata import RANK_SYMBOLS, RANKS, SUIT_NAMES, SUIT_SYMBOLS, SUITS, card_codes
 from specdata import card_code as card_code_of
@@ -46,12 +47,14 @@ def make_card(rank: int, suit: int) -> Card:
     return suit * NUM_RANKS + rank
 
 
+_CODES = tuple(r + s for s in SUITS for r in RANKS)
+"""Card code by card kind (the kind is ``suit * 6 + rank``)."""
+_CODE_TO_CARD = {code: card for card, code in enumerate(_CODES)}
+
+
 def card_code(card: Card) -> str:
     """Canonical code of a card kind: rank letter then suit letter, e.g. ``Ah``, ``Ts``."""
-    return RANKS[rank_of(card)] + SUITS[suit_of(card)]
-
-
-_CODE_TO_CARD = {r + s: si * 6 + ri for si, s in enumerate(SUITS) for ri, r in enumerate(RANKS)}
+    return _CODES[card]
 
 
 def card_symbol(card: Card) -> str:
@@ -191,13 +194,18 @@ def deck_difference(have: Counts, want: Counts) -> str | None:
     return f"too many {' '.join(extra) or '-'}; missing {' '.join(missing) or '-'}"
 
 
+@cache
+def _deck_counts(deck_cards: tuple[Card, ...]) -> Counts:
+    return to_counts(deck_cards)
+
+
 def check_from_deck(cards: Sequence[Card], deck_cards: Sequence[Card], what: str) -> None:
     """Refuse cards that a variant's deck cannot supply: a rank it lacks, or too many copies.
 
     ``what`` names the cards in the message (``"hand"``, ``"hand and trick"``).
     """
     have = to_counts(cards)
-    deck_counts = to_counts(deck_cards)
+    deck_counts = _deck_counts(tuple(deck_cards))
     for kind in range(NUM_KINDS):
         if have[kind] > deck_counts[kind]:
             code = card_code(kind)

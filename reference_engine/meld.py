@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import NamedTuple
 
 from .cards import (
@@ -115,6 +116,7 @@ def _counts_of(hand: Counts, trump: int, rules: Rules) -> list[tuple[str, int, i
     return found
 
 
+@cache  # a few hundred distinct items at most; the answer is a pure function of them
 def _cards_of(meld_id: str, count: int, suit: int | None) -> tuple[Card, ...]:
     if meld_id == "run":
         assert suit is not None
