@@ -13,12 +13,23 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import jsonschema
+import jsonschema_rs
 import pytest
 import yaml
 
 from pinochle_adapters import protocol
 from pinochle_adapters.client import EngineError
-from specdata import FEATURES_DIR, DataFileError, load_schema, load_yaml_node, option_text
+from specdata import (
+    FEATURES_DIR,
+    DataFileError,
+    load_schema,
+    load_yaml_node,
+    option_choices,
+    option_text,
+    rule_ids,
+    shown,
+)
 
 from . import notation
 from .compare import Mismatch, compare
@@ -50,11 +61,19 @@ class Case:
     """The method's params except variant and options; card lists as lists of codes."""
     expect: dict[str, Any]
     """The answer's fields the rules require; card lists as lists of codes."""
-    rules: tuple[str, ...]
+    rule: str
+    """The one rule the case tests: its failure is charged to this rule."""
+    uses: tuple[str, ...] = ()
+    """Other rules the expected answer relies on (not charged for a failure)."""
     negative: bool = False
     why: str = ""
     description: str = field(default="", compare=False)
     """The table's description, if any."""
+
+    @property
+    def rules(self) -> tuple[str, ...]:
+        """The tested rule, then the rules it uses."""
+        return (self.rule, *self.uses)
 
     @property
     def where(self) -> str:
@@ -136,6 +155,9 @@ def _case(
     except notation.CardFieldError as e:
         at = _line_at(node, ["expect", *e.trail], line)
         raise CaseError(f"{rel}:{at}: expect {_dotted(e.trail)}: {e}") from None
+    # ``rule`` + ``uses``; a table written with ``rules: [...]`` lists the tested rule first.
+    tested, *others = raw["rules"] if "rules" in raw else [raw["rule"], *raw.get("uses", [])]
+    uses = tuple(r for r in dict.fromkeys(others) if r != tested)
     case = Case(
         id=raw["id"],
         file=rel,
@@ -146,16 +168,121 @@ def _case(
         options=options,
         params=params,
         expect=expect,
-        rules=tuple(raw["rules"]),
+        rule=tested,
+        uses=uses,
         negative=bool(raw.get("negative", False)),
         why=str(raw.get("why", "")).strip(),
         description=str(data.get("description", "")).strip(),
     )
-    problem = protocol.check_params(method, case.request)
+    _check_rules(raw, node, rel, line)
+    _check_options(case.variant, raw.get("options") or {}, ["options"], node, rel, line)
+    if case.variant != data["variant"]:  # the table's options must fit this case's variant too
+        _check_options(case.variant, data.get("options") or {}, [], node, rel, line)
+    _check_expect(case, node, rel, line)
+    try:
+        problem = protocol.check_params(method, case.request)
+    except protocol.ProtocolError as e:
+        raise CaseError(f"{rel}:{line}: {case.id}: {e}") from None
     if problem is not None:
         at = _line_at(node, ["input", *_schema_trail(problem)], line)
         raise CaseError(f"{rel}:{at}: input of {case.id} is not valid {method} params: {problem}")
     return case
+
+
+def _check_rules(raw: Mapping[str, Any], node: yaml.Node | None, rel: str, line: int) -> None:
+    """Every rule ID a case names is one the spec defines (a ``## ID:`` heading of spec/rules)."""
+    known = rule_ids()
+    for key in ("rule", "uses", "rules"):
+        named = raw.get(key)
+        for i, rule in enumerate([named] if isinstance(named, str) else named or []):
+            if rule not in known:
+                at = _line_at(node, [key] if key == "rule" else [key, i], line)
+                raise CaseError(
+                    f"{rel}:{at}: {raw['id']}: unknown rule ID {shown(rule)}: rule IDs are the "
+                    "'## RULE-ID: title' headings of spec/rules/*.md"
+                )
+
+
+def _check_options(
+    variant: str,
+    options: Mapping[str, Any],
+    trail: list[str | int],
+    node: yaml.Node | None,
+    rel: str,
+    line: int,
+) -> None:
+    """Each option a table or case sets is one its variant declares, with a declared value."""
+    try:
+        declared = option_choices(variant)
+    except DataFileError as e:  # a broken variant file: its own file and line
+        raise CaseError(str(e)) from None
+    for name, value in options.items():
+        at = _line_at(node, [*trail, name], line)
+        if name not in declared:
+            raise CaseError(
+                f"{rel}:{at}: {variant} has no option {shown(name)}; "
+                f"its options are: {', '.join(declared) or 'none'}"
+            )
+        if option_text(value) not in declared[name]:
+            raise CaseError(
+                f"{rel}:{at}: option {name}={shown(option_text(value))} is not valid for "
+                f"{variant}; choose one of: {', '.join(declared[name])}"
+            )
+
+
+def _check_expect(case: Case, node: yaml.Node | None, rel: str, line: int) -> None:
+    """``expect`` names fields of the method's answer, each of the answer's type (every field
+    optional): a typo or a wrong type is a data error, not a failure charged to the engine."""
+    fields = load_schema(f"protocol/{case.method}.result.json").get("properties", {})
+    for key in case.expect:
+        if key not in fields:
+            at = _line_at(node, ["expect", key], line)
+            raise CaseError(
+                f"{rel}:{at}: expect of {case.id}: unknown field {shown(key)}; "
+                f"{case.method} answers {', '.join(fields)}"
+            )
+    compiled, validator = _expect_validators(case.method)
+    if compiled.is_valid(case.expect):  # the compiled check is ~100x faster; words nothing
+        return
+    error = jsonschema.exceptions.best_match(validator.iter_errors(case.expect))
+    if error is not None:
+        trail = list(error.absolute_path)
+        at = _line_at(node, ["expect", *trail], line)
+        message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+        raise CaseError(f"{rel}:{at}: expect of {case.id}: {_dotted(trail)}: {message}")
+
+
+def _optional(node: Any, base: str) -> Any:
+    """A copy of a protocol schema with its ``$ref`` inlined, every field optional and ``oneOf``
+    read as ``anyOf`` (without ``required`` two branches can both match a partial answer)."""
+    if isinstance(node, list):
+        return [_optional(item, base) for item in node]
+    if not isinstance(node, dict):
+        return node
+    ref = node.get("$ref")
+    if isinstance(ref, str):
+        target_file, _, pointer = ref.partition("#")
+        file_name = target_file or base
+        target: Any = load_schema(f"protocol/{file_name}")
+        for part in pointer.strip("/").split("/") if pointer else []:
+            target = target[part]
+        rest = {k: v for k, v in node.items() if k != "$ref"}
+        return {"allOf": [_optional(target, file_name), _optional(rest, base)]}
+    skipped = ("$defs", "$id", "$schema", "required")
+    return {
+        ("anyOf" if k == "oneOf" else k): _optional(v, base)
+        for k, v in node.items()
+        if k not in skipped
+    }
+
+
+@cache
+def _expect_validators(
+    method: str,
+) -> tuple[jsonschema_rs.Draft202012Validator, jsonschema.Draft202012Validator]:
+    name = f"{method}.result.json"
+    schema = _optional(load_schema(f"protocol/{name}"), name)
+    return jsonschema_rs.Draft202012Validator(schema), jsonschema.Draft202012Validator(schema)
 
 
 @cache
@@ -177,6 +304,7 @@ def load_table(path: Path | str) -> list[Case]:
     except DataFileError as e:
         raise CaseError(str(e)) from None
     rel = shown_path(path)
+    _check_options(data["variant"], data.get("options") or {}, ["options"], node, rel, 1)
     cases_node = _child(node, "cases")
     return [_case(data, raw, _child(cases_node, i), rel) for i, raw in enumerate(data["cases"])]
 
@@ -247,8 +375,9 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         self.answer: dict[str, Any] | None = None
-        for rule in case.rules:
-            self.add_marker(pytest.mark.rule(id=rule))
+        self.add_marker(pytest.mark.rule(id=case.rule))
+        for rule in case.uses:
+            self.add_marker(pytest.mark.uses(id=rule))
         self.add_marker(pytest.mark.variant(id=case.variant))
         if case.negative:
             self.add_marker(pytest.mark.negative)
@@ -270,8 +399,9 @@ class CaseItem(pytest.Item):
         lines = [
             f"{headline} {case.id} ({case.where})",
             f"  rules: {case.variant} ({notation.options(case.options)}); tests "
-            + ", ".join(case.rules)
-            + (" (negative)" if case.negative else ""),
+            + case.rule
+            + (" (negative)" if case.negative else "")
+            + (f", using {', '.join(case.uses)}" if case.uses else ""),
             f"  asked {case.method}:",
         ]
         lines += [

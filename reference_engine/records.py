@@ -6,14 +6,16 @@ the first illegal action and every recorded figure the rules do not give.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import jsonschema
 
-from specdata import load_schema
+from specdata import load_schema, shown
 
-from .actions import text
+from .actions import parse, text
 from .cards import SUITS, card_code, from_counts, sort_key
 from .errors import CardError, PinochleError
 from .game import Game, check_hands, deal_hands
@@ -23,6 +25,14 @@ from .variants import load_rules
 
 FORMAT = "pinochle-game-record"
 VERSION = 1
+MAX_RECORD_BYTES = 64 * 1024 * 1024
+"""The largest record file read (a 60-hand double-deck game is about 200 KB)."""
+ACTION_HELP = "'bid 55', 'pass', 'trump h', 'give Ts Ah ...', 'throw-in', 'play-on', 'play Ah'"
+
+
+class RecordError(PinochleError):
+    """A game record that cannot be replayed: not readable, not UTF-8, not JSON, not a record
+    (its schema), or an action that is not a canonical string. One line naming the place."""
 
 
 def _hand_entry(hand: HandState) -> dict[str, Any]:
@@ -59,15 +69,80 @@ def record(state: Game) -> dict[str, Any]:
     return out
 
 
-def validate(data: object) -> dict[str, Any]:
-    """Check a record against its schema; raise PinochleError naming the first problem."""
+def load(path: Path | str) -> dict[str, Any]:
+    """A record file, read and checked against its schema; RecordError says what is wrong in
+    one line naming the file (and the line, for text that is not UTF-8 or not JSON)."""
+    path = Path(path)
     try:
-        jsonschema.validate(data, load_schema("game-record.schema.json"))
-    except jsonschema.ValidationError as err:
-        where = "/".join(str(p) for p in err.absolute_path) or "(top)"
-        raise PinochleError(f"game record: at {where}: {err.message}") from None
+        size = path.stat().st_size
+        if size > MAX_RECORD_BYTES:
+            raise RecordError(f"{path}: {size} bytes: a record may hold {MAX_RECORD_BYTES}")
+        raw = path.read_bytes()
+    except OSError as err:
+        raise RecordError(f"{path}: cannot read: {err.strerror}") from None
+    try:
+        content = raw.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = raw.count(b"\n", 0, err.start) + 1
+        raise RecordError(f"{path}:{line}: not UTF-8 (byte offset {err.start})") from None
+    try:
+        data = json.loads(content)
+    except json.JSONDecodeError as err:
+        raise RecordError(
+            f"{path}:{err.lineno}: not JSON: {err.msg} (column {err.colno})"
+        ) from None
+    except RecursionError:
+        raise RecordError(f"{path}: not JSON: nested too deeply") from None
+    try:
+        return validate(data)
+    except RecordError as err:
+        raise RecordError(f"{path}: {str(err).removeprefix('game record: ')}") from None
+
+
+def validate(data: object) -> dict[str, Any]:
+    """Check a record against its schema; raise RecordError naming the first problem."""
+    try:
+        error = jsonschema.exceptions.best_match(
+            jsonschema.Draft202012Validator(load_schema("game-record.schema.json")).iter_errors(
+                data
+            )
+        )
+    except RecursionError:
+        raise RecordError("game record: nested too deeply") from None
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top)"
+        raise RecordError(f"game record: at {where}: {_schema_message(error)}")
     assert isinstance(data, dict)
     return data
+
+
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    """The schema's complaint without quoting a whole (maybe huge) value."""
+    if error.validator == "type":
+        return f"expected {error.validator_value}, got {type(error.instance).__name__}"
+    if error.validator == "pattern" and list(error.absolute_path)[-1:] == ["action"]:
+        return f"{shown(error.instance)} is not a canonical action string ({ACTION_HELP})"
+    message = error.message
+    return message if len(message) <= 200 else message[:197] + "..."
+
+
+def _actions(number: int, steps: list[dict[str, Any]]) -> list[int]:
+    """The hand's actions parsed, each the canonical string of its action (CONTRIBUTING.md):
+    a record is a transcript other programs compare, so ``bid  55`` or ``play 10h`` is refused."""
+    parsed = []
+    for index, step in enumerate(steps):
+        words = step["action"]
+        where = f"game record: hand {number} action {index}"
+        try:
+            action = parse(words)
+        except PinochleError as err:
+            raise RecordError(f"{where}: {err}; actions are canonical strings") from None
+        if text(action) != words:
+            raise RecordError(
+                f"{where}: {shown(words)} is not a canonical action string: write {text(action)!r}"
+            )
+        parsed.append(action)
+    return parsed
 
 
 def _compare(report: dict[str, Any], number: int, field: str, recorded: Any, replayed: Any) -> None:
@@ -134,11 +209,13 @@ def replay(data: Mapping[str, Any]) -> dict[str, Any]:
         try:
             hand, illegal = replay_hand(
                 HandState(rules, entry["dealer"], counts, scores, number),
-                [step["action"] for step in steps],
+                _actions(number, steps),
                 [step["seat"] for step in steps],
             )
+        except RecordError:
+            raise
         except PinochleError as err:
-            raise PinochleError(f"game record: hand {number} {err}") from None
+            raise RecordError(f"game record: hand {number} {err}") from None
         if illegal is not None:
             step = steps[illegal.index]
             report["first_illegal"] = {

@@ -14,7 +14,7 @@ from functools import cache
 from types import MappingProxyType
 from typing import Any, Literal
 
-from specdata import VARIANTS_DIR, load_yaml, option_text, variant_ids
+from specdata import load_variant_file, option_text, shown, variant_ids, variant_path
 
 from .cards import NUM_KINDS, RANKS, deck, rank_of
 from .errors import VariantError
@@ -117,18 +117,14 @@ class Rules:
         return values[0] * count
 
 
-@cache
 def _variant_file(variant: str) -> dict[str, Any]:
-    path = VARIANTS_DIR / f"{variant}.yaml"
-    if not path.is_file():
-        raise VariantError(f"unknown variant {variant!r}: choose one of {', '.join(variant_ids())}")
-    data: dict[str, Any] = load_yaml(path, "variant.schema.json")
-    if data["id"] != variant:
-        raise VariantError(f"{path}: id {data['id']!r} does not match the file name")
-    for name, opt in data["options"].items():
-        if opt["default"] not in opt["choices"]:
-            raise VariantError(f"{path}: option {name}: default {opt['default']!r} not a choice")
-    return data
+    """The variant's data, checked by specdata (a broken file is a DataFileError naming it)."""
+    path = variant_path(variant)
+    if path is None:
+        raise VariantError(
+            f"unknown variant {shown(variant)}: choose one of {', '.join(variant_ids())}"
+        )
+    return load_variant_file(path)
 
 
 def variant_options(variant: str) -> dict[str, dict[str, Any]]:
@@ -145,6 +141,7 @@ def variant_options(variant: str) -> dict[str, dict[str, Any]]:
 
 
 def _patch(rules: dict[str, Any], dotted: str, value: Any) -> None:
+    # The path exists and the value fits: specdata checked every choice when the file loaded.
     keys = dotted.split(".")
     node = rules
     for k in keys[:-1]:
@@ -155,7 +152,7 @@ def _patch(rules: dict[str, Any], dotted: str, value: Any) -> None:
 def load_rules(variant: str, options: Mapping[str, object] | None = None) -> Rules:
     """The rules of a variant with options applied. Unknown names or values list the valid ones."""
     if not isinstance(variant, str):
-        raise VariantError(f"variant must be a string, got {variant!r}")
+        raise VariantError(f"variant must be a string, got {shown(variant)}")
     key = tuple(sorted((str(k), option_text(v)) for k, v in (options or {}).items()))
     return _load_rules(variant, key)
 
@@ -169,12 +166,12 @@ def _load_rules(variant: str, option_items: tuple[tuple[str, str], ...]) -> Rule
         if name not in declared:
             valid = ", ".join(sorted(declared)) or "none"
             raise VariantError(
-                f"variant {variant} has no option {name!r}; its options are: {valid}"
+                f"variant {variant} has no option {shown(name)}; its options are: {valid}"
             )
         choices = declared[name]["choices"]
         if value not in choices:
             raise VariantError(
-                f"option {name}={value!r} is not valid for {variant}; "
+                f"option {name}={shown(value)} is not valid for {variant}; "
                 f"choose one of: {', '.join(choices)}"
             )
         chosen[name] = value

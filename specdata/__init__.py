@@ -7,6 +7,7 @@ variant list, option text and the rule-ID pattern once.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Iterable
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
+import jsonschema_rs
 import yaml
 
 _HERE = Path(__file__).resolve().parent
@@ -42,6 +44,30 @@ class DataFileError(ValueError):
     """A data file is not valid YAML or fails its schema; the message names the file and line."""
 
 
+MAX_DATA_FILE_BYTES = 8 * 1024 * 1024
+"""The largest YAML file read (the suite's largest table is about 60 KB)."""
+MAX_DATA_DEPTH = 64
+"""The deepest nesting of lists and mappings in a YAML file (the suite's tables nest 6 deep).
+libyaml's composer recurses in C: about 100,000 nested lists crash the process."""
+
+
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` cut to ``limit`` characters: messages never echo a whole 10 MB input."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+@cache
+def rule_ids() -> frozenset[str]:
+    """Every rule ID the spec defines: the ``## RULE-ID: title`` headings of spec/rules/*.md."""
+    heading = re.compile(rf"^## ({RULE_ID.pattern}):", re.MULTILINE)
+    return frozenset(
+        m.group(1)
+        for path in sorted(RULES_DIR.glob("*.md"))
+        for m in heading.finditer(path.read_text(encoding="utf-8"))
+    )
+
+
 # --- cards: the one grammar -------------------------------------------------------------------
 
 RANKS = "ATKQJ9"
@@ -59,8 +85,7 @@ CARD_HELP = "a card is a rank from A T K Q J 9 then a suit from s h d c (e.g. 'A
 
 
 def _short(value: object, limit: int = 40) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    return shown(value, limit)
 
 
 def card_code(token: str) -> str:
@@ -115,7 +140,12 @@ def is_card(value: object) -> bool:
 
 def variant_ids() -> list[str]:
     """The ids of every variant in spec/variants, sorted."""
-    return sorted(p.stem for p in VARIANTS_DIR.glob("*.yaml"))
+    return list(_variant_ids_in(VARIANTS_DIR))
+
+
+@cache
+def _variant_ids_in(directory: Path) -> tuple[str, ...]:
+    return tuple(sorted(p.stem for p in directory.glob("*.yaml")))
 
 
 def option_text(value: object) -> str:
@@ -123,6 +153,103 @@ def option_text(value: object) -> str:
     if isinstance(value, bool):
         return "on" if value else "off"
     return str(value)
+
+
+VARIANT_SCHEMA = "variant.schema.json"
+
+
+def variant_path(variant: object) -> Path | None:
+    """``spec/variants/<variant>.yaml``, or None when no variant has that id."""
+    return VARIANTS_DIR / f"{variant}.yaml" if variant in variant_ids() else None
+
+
+def load_variant(variant: str) -> dict[str, Any]:
+    """A variant's data, checked (``load_variant_file``); KeyError if no variant has that id."""
+    path = variant_path(variant)
+    if path is None:
+        raise KeyError(variant)
+    return load_variant_file(path)
+
+
+def option_choices(variant: str) -> dict[str, list[str]]:
+    """The named options of a variant and the values each may take (default first)."""
+    options = load_variant(variant)["options"]
+    return {
+        name: [opt["default"], *(c for c in opt["choices"] if c != opt["default"])]
+        for name, opt in options.items()
+    }
+
+
+def check_variants() -> None:
+    """Check every variant file (``load_variant_file``); DataFileError names the first fault."""
+    for variant in variant_ids():
+        load_variant(variant)
+
+
+@cache
+def load_variant_file(path: Path) -> dict[str, Any]:
+    """A variant file's data, checked beyond its schema; DataFileError names file and line.
+
+    The id matches the file name; each option's default is one of its choices; each choice's
+    patch names paths that exist in ``rules`` (``meld.table.run``) and, applied, leaves rules
+    that still pass the schema; the deck deals four equal hands, with every choice applied.
+    """
+    loaded, node = load_yaml_node(path, VARIANT_SCHEMA)
+    data: dict[str, Any] = loaded
+
+    def fault(trail: list[str | int], message: str) -> DataFileError:
+        line = _line_of(node, trail) if node is not None else None
+        return DataFileError(f"{path}:{line}: {message}")
+
+    if data["id"] != path.stem:
+        raise fault(["id"], f"id {shown(data['id'])} does not match the file name {path.name}")
+    _check_deal(data["rules"], [], fault)
+    for name, opt in data["options"].items():
+        if opt["default"] not in opt["choices"]:
+            raise fault(
+                ["options", name, "default"],
+                f"option {name}: default {shown(opt['default'])} is not one of its choices",
+            )
+        for choice, patch in opt["choices"].items():
+            rules = copy.deepcopy(data["rules"])
+            for dotted, value in patch.items():
+                trail: list[str | int] = ["options", name, "choices", choice, dotted]
+                where = f"option {name}, choice {shown(choice)}"
+                keys = dotted.split(".")
+                target = rules
+                for i, key in enumerate(keys):
+                    if not isinstance(target, dict) or key not in target:
+                        place = ".".join(["rules", *keys[:i]])
+                        known = ", ".join(target) if isinstance(target, dict) else "no fields"
+                        raise fault(
+                            trail,
+                            f"{where}: unknown rule path {shown(dotted)}: {place} has {known}",
+                        )
+                    if i < len(keys) - 1:
+                        target = target[key]
+                target[keys[-1]] = copy.deepcopy(value)
+            error = jsonschema.exceptions.best_match(
+                _validator(VARIANT_SCHEMA).iter_errors({**data, "rules": rules})
+            )
+            if error is not None:
+                at = "/".join(map(str, error.path))
+                raise fault(
+                    ["options", name, "choices", choice],
+                    f"{where}: the patched rules fail {VARIANT_SCHEMA} at {at}: "
+                    f"{error.message[:160]}",
+                )
+            _check_deal(rules, ["options", name, "choices", choice], fault)
+    return data
+
+
+def _check_deal(rules: dict[str, Any], trail: list[str | int], fault: Any) -> None:
+    """DEAL-HANDS: the whole deck deals into four hands of ``hand_size``."""
+    deck = 4 * len(rules["deck"]["ranks"]) * rules["deck"]["copies"]
+    if deck != 4 * rules["hand_size"]:
+        raise fault(
+            trail or ["rules", "hand_size"],
+            f"a deck of {deck} cards cannot give four hands of {rules['hand_size']}",
+        )
 
 
 # --- YAML and JSON Schema ---------------------------------------------------------------------
@@ -156,6 +283,87 @@ def _line_of(node: yaml.Node, path: list[str | int]) -> int:
 
 # libyaml's safe loader where it is installed (several times faster), else the pure-Python one.
 _SAFE_LOADER: Any = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+class _StrictLoader(_SAFE_LOADER):  # type: ignore[misc]
+    """Safe loading that refuses a key given twice in one mapping (YAML keeps the last, silently:
+    a duplicated option name once removed a choice without a word)."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        first: dict[Any, yaml.Node] = {}
+        for key_node, _ in node.value:
+            if key_node.tag == _MERGE_TAG:
+                continue
+            key = self.construct_object(key_node, deep=True)
+            try:
+                earlier = first.setdefault(key, key_node)
+            except TypeError:  # an unhashable key: the base class words that fault
+                continue
+            if earlier is not key_node:
+                raise yaml.constructor.ConstructorError(
+                    None,
+                    None,
+                    f"duplicate key {shown(key)} (first at line {earlier.start_mark.line + 1})",
+                    key_node.start_mark,
+                )
+        mapping: dict[Any, Any] = super().construct_mapping(node, deep=deep)
+        return mapping
+
+
+def _check_shape(text: str, where: Path) -> None:
+    """Refuse what would make loading crash or explode: aliases (an alias bomb builds billions
+    of items from a kilobyte; the spec's files never need one) and nesting deeper than
+    MAX_DATA_DEPTH. One pass over libyaml's events, before anything is built."""
+    parser = _SAFE_LOADER(text)
+    depth = 0
+    try:
+        while (event := parser.get_event()) is not None:
+            line = event.start_mark.line + 1
+            if isinstance(event, yaml.AliasEvent):
+                raise DataFileError(
+                    f"{where}:{line}: alias *{shown(event.anchor, 30)[1:-1]}: YAML aliases are "
+                    "not allowed in the spec's data files (write the value out)"
+                )
+            if isinstance(event, yaml.CollectionStartEvent):
+                depth += 1
+                if depth > MAX_DATA_DEPTH:
+                    raise DataFileError(
+                        f"{where}:{line}: nested deeper than {MAX_DATA_DEPTH} lists or mappings"
+                    )
+            elif isinstance(event, yaml.CollectionEndEvent):
+                depth -= 1
+    finally:
+        parser.dispose()
+
+
+def _yaml_fault(path: Path, error: yaml.YAMLError) -> DataFileError:
+    mark = getattr(error, "problem_mark", None)
+    where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
+    problem = getattr(error, "problem", None) or str(error)
+    if isinstance(error, yaml.constructor.ConstructorError) and "duplicate key" in problem:
+        return DataFileError(f"{where}: {problem}")
+    return DataFileError(f"{where}: not valid YAML: {problem}")
+
+
+def _read_text(path: Path) -> str:
+    """The file's text; DataFileError naming the file (and the line of a byte not UTF-8)."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_DATA_FILE_BYTES:
+            raise DataFileError(
+                f"{path}: {size} bytes: a data file may hold at most {MAX_DATA_FILE_BYTES} bytes"
+            )
+        raw = path.read_bytes()
+    except OSError as e:
+        raise DataFileError(f"{path}: cannot read: {e.strerror}") from None
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = raw.count(b"\n", 0, e.start) + 1
+        raise DataFileError(
+            f"{path}:{line}: not UTF-8: byte {raw[e.start : e.start + 1]!r} at offset {e.start}"
+        ) from None
 
 
 def load_yaml_node(path: Path, schema_name: str | None = None) -> tuple[Any, yaml.Node | None]:
@@ -163,22 +371,20 @@ def load_yaml_node(path: Path, schema_name: str | None = None) -> tuple[Any, yam
 
     The file is parsed once; the data is constructed from the node tree. If a schema is named
     the data is checked against it. Errors name the file and the line of the fault, never a
-    traceback from inside the parser.
+    traceback from inside the parser: text that is not UTF-8, a file over MAX_DATA_FILE_BYTES,
+    YAML syntax, a duplicate key, an alias, nesting deeper than MAX_DATA_DEPTH, a schema fault.
     """
+    text = _read_text(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as e:
-        raise DataFileError(f"{path}: cannot read: {e.strerror}") from None
-    loader = _SAFE_LOADER(text)
-    try:
-        node = loader.get_single_node()
-        data = loader.construct_document(node) if node is not None else None
+        _check_shape(text, path)
+        loader = _StrictLoader(text)
+        try:
+            node = loader.get_single_node()
+            data = loader.construct_document(node) if node is not None else None
+        finally:
+            loader.dispose()
     except yaml.YAMLError as e:
-        mark = getattr(e, "problem_mark", None)
-        where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
-        raise DataFileError(f"{where}: not valid YAML: {getattr(e, 'problem', e)}") from None
-    finally:
-        loader.dispose()
+        raise _yaml_fault(path, e) from None
     if schema_name is not None:
         check(data, schema_name, path, node)
     return data, node
@@ -194,8 +400,15 @@ def _validator(schema_name: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(load_schema(schema_name))
 
 
+@cache
+def _compiled(schema_name: str) -> jsonschema_rs.Draft202012Validator:
+    return jsonschema_rs.Draft202012Validator(load_schema(schema_name))
+
+
 def check(data: Any, schema_name: str, path: Path | str, node: yaml.Node | None = None) -> None:
     """Validate ``data`` against a named schema; raise DataFileError with file:line on failure."""
+    if _compiled(schema_name).is_valid(data):  # jsonschema-rs decides ~50x faster; words nothing
+        return
     validator = _validator(schema_name)
     errors = sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.path)))
     if not errors:

@@ -56,11 +56,11 @@ TABLE = """\
 area: meld
 method: meld
 variant: double-deck
-options: {run: 15, flag: off}
+options: {trick_rules: post-1945, target: 1000}
 cases:
   - id: one
     rules: [MELD-RUN]
-    options: {queens_around: 8}
+    options: {run: 15, queens_around: 8}
     input:
       trump: h
       hand: AhThKhQhJh
@@ -70,6 +70,7 @@ cases:
     rules: [MELD-RUN, MELD-MARRIAGE]
     negative: true
     variant: online
+    options: {extra_trump_kq: off}
     input: {trump: s, hand: [Ah, Th]}
     expect: {total: 0}
 """
@@ -84,7 +85,13 @@ def test_a_table_becomes_cases(tmp_path: Path) -> None:
         "meld",
         "double-deck",
     )
-    assert one.options == {"run": "15", "flag": "off", "queens_around": "8"}
+    assert one.options == {
+        "trick_rules": "post-1945",
+        "target": "1000",
+        "run": "15",
+        "queens_around": "8",
+    }
+    assert two.options == {"trick_rules": "post-1945", "target": "1000", "extra_trump_kq": "off"}
     assert one.params == {"trump": "h", "hand": ["Ah", "Th", "Kh", "Qh", "Jh"]}
     assert one.request["variant"] == "double-deck" and one.rules == ("MELD-RUN",)
     assert (one.negative, one.why) == (False, "a run.")

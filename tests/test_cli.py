@@ -82,7 +82,12 @@ def test_replay_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert "not JSON" in capsys.readouterr().err
     bad.write_text(json.dumps({"format": "other"}))
     assert cli.main(["replay", str(bad)]) == 2
-    assert "game record" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert str(bad) in err and "required property" in err and len(err.splitlines()) == 1
+    bad.write_bytes(b'{"format": "\xff"}')
+    assert cli.main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert "UTF-8" in err and "Traceback" not in err and len(err.splitlines()) == 1
 
 
 def test_spec_coverage_check_and_variants(capsys: pytest.CaptureFixture[str]) -> None:

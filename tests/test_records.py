@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import json
 import random
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import jsonschema
@@ -127,3 +129,85 @@ def test_schema_violations_are_named() -> None:
                 "winner": None,
             }
         )
+
+
+# --- issue 12: every bad record is one line; only canonical actions -----------------------------
+
+
+def written(tmp_path: Path, content: bytes) -> Path:
+    path = tmp_path / "game.json"
+    path.write_bytes(content)
+    return path
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b'{"format": "pinochle-game-record",\n "variant": "caf\xe9"}', "game.json:2: not UTF-8"),
+        (b'{"format": "pinochle-game-record",\n "hands": [}', "game.json:2: not JSON"),
+        (b"[" * 100_000 + b"]" * 100_000, "game.json: not JSON: nested"),
+        (json.dumps([{"hands": ["x" * 100]}] * 300).encode(), "game.json: at (top): expected"),
+        (b'{"format": "pinochle-game-record"}', "game.json: at (top): 'version' is a required"),
+    ],
+    ids=["not-utf8", "not-json", "deep", "top-level-list", "schema"],
+)
+def test_a_bad_record_file_is_one_line(tmp_path: Path, content: bytes, message: str) -> None:
+    """Was a UnicodeDecodeError traceback (status 1, as a FAILED replay) and a 34 KB message."""
+    with pytest.raises(records.RecordError) as info:
+        records.load(written(tmp_path, content))
+    text = str(info.value)
+    assert message in text, text[:500]
+    assert "\n" not in text and len(text) < 400, text[:500]
+
+
+def test_a_good_record_file_loads(tmp_path: Path, dd_record: dict[str, Any]) -> None:
+    path = written(tmp_path, json.dumps(dd_record).encode())
+    assert records.replay(records.load(path))["ok"]
+
+
+def first_action(record: dict[str, Any], prefix: str) -> tuple[int, int, str]:
+    for h, hand in enumerate(record["hands"]):
+        for i, step in enumerate(hand["actions"]):
+            if step["action"].startswith(prefix):
+                return h, i, step["action"]
+    raise AssertionError(f"no {prefix!r} action in the record")
+
+
+SPOILS: dict[str, tuple[str, Callable[[str], str]]] = {
+    "lower": ("play ", lambda a: a.lower()),  # play jc
+    "two-spaces": ("bid ", lambda a: a.replace(" ", "  ")),  # bid  55
+    "leading-zero": ("bid ", lambda a: a.replace(" ", " 0")),  # bid 055
+    "plus": ("bid ", lambda a: a.replace(" ", " +")),  # bid +55
+    "leading-space": ("play ", lambda a: " " + a),
+    "newline": ("bid ", lambda a: a + "\n"),
+    "ten": ("play T", lambda a: a.replace("T", "10")),  # play 10h: people's spelling
+    "symbol": ("play ", lambda a: a[:-1] + {"s": "♠", "h": "♥", "d": "♦", "c": "♣"}[a[-1]]),
+    "upper": ("trump ", lambda a: a.upper()),  # TRUMP H
+    "upper-suit": ("trump ", lambda a: a[:-1] + a[-1].upper()),  # trump H
+}
+
+
+@pytest.mark.parametrize("name", SPOILS)
+def test_a_non_canonical_action_is_refused(dd_record: dict[str, Any], name: str) -> None:
+    """``bid  55``, ``bid 055``, ``play 10h``, ``trump H`` were read as the actions they name."""
+    kind, spoil = SPOILS[name]
+    data = copy.deepcopy(dd_record)
+    h, i, action = first_action(data, kind)
+    bad = spoil(action)
+    assert bad != action
+    data["hands"][h]["actions"][i]["action"] = bad
+    with pytest.raises(PinochleError) as info:
+        records.replay(data)
+    text = str(info.value)
+    assert f"hand {h + 1} action {i}" in text or f"hands/{h}/actions/{i}/action" in text, text
+    assert "canonical" in text and "\n" not in text, text
+
+
+def test_a_give_out_of_canonical_order_is_refused() -> None:
+    data = played_record("online", 3)
+    h, i, action = first_action(data, "give ")
+    cards = action.split()[1:]
+    assert len(set(cards)) > 1
+    data["hands"][h]["actions"][i]["action"] = " ".join(["give", *reversed(cards)])
+    with pytest.raises(PinochleError, match=rf"hand {h + 1} action {i}: .*canonical"):
+        records.replay(data)

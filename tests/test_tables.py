@@ -49,6 +49,28 @@ cases:
         (GOOD.replace("trump: h", "trmup: h"), 8, "'trmup'; meld takes trump, hand"),
         (GOOD.replace("trump: h", "trump: x"), 8, "params.trump"),
         (GOOD.replace("      hand: AhThKhQhJh\n", ""), 8, "'hand' is a required property"),
+        # Issue 12: each of these loaded silently and reached the engine (or was last-wins).
+        (GOOD.replace("[MELD-RUN]", "[MELD-RUNS]"), 6, "unknown rule ID 'MELD-RUNS'"),
+        (GOOD.replace("[MELD-RUN]", "[MELD-RUN, MELD-DIXX]"), 6, "unknown rule ID 'MELD-DIXX'"),
+        (GOOD.replace("      trump: h\n", "      trump: h\n      trump: s\n"), 9, "duplicate key"),
+        (GOOD.replace("{total: 16}", "{total: 16, total: 15}"), 10, "duplicate key 'total'"),
+        (
+            GOOD.replace("{total: 16}", "{totl: 16}"),
+            10,
+            "unknown field 'totl'; meld answers total, melds",
+        ),
+        (GOOD.replace("{total: 16}", "{total: '16'}"), 10, "total: '16' is not of type"),
+        (GOOD.replace("{total: 16}", "{melds: [{id: run, cards: 5}]}"), 10, "melds[0].cards: 5"),
+        (GOOD.replace("{total: 16}", "{melds: [{id: runn}]}"), 10, "melds[0].id: 'runn'"),
+        (GOOD.replace("{total: 16}", "{melds: [{id: run, cards: [Ah, Zz]}]}"), 10, "'Zz'"),
+        (GOOD.replace("{total: 16}", "{total: &t 16}\n    why: *t"), 11, "alias *t"),
+        (GOOD.replace("cases:", "options: {run: 17}\ncases:"), 4, "option run='17' is not valid"),
+        (GOOD.replace("cases:", "options: {runs: 15}\ncases:"), 4, "has no option 'runs'"),
+        (
+            GOOD.replace("    input:", "    variant: online\n    options: {run: 15}\n    input:"),
+            8,
+            "online has no option 'run'",
+        ),
     ],
 )
 def test_a_broken_table_names_file_and_line(

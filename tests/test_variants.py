@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+import specdata
 from reference_engine.errors import VariantError
 from reference_engine.variants import load_rules, variant_options
 from specdata import DataFileError, load_yaml, variant_ids
@@ -72,3 +75,75 @@ def test_unsafe_yaml_is_refused(tmp_path: Path) -> None:
     bad.write_text("a: !!python/object/apply:os.system ['true']\n", encoding="utf-8")
     with pytest.raises(DataFileError):
         load_yaml(bad)
+
+
+# --- issue 12: a broken variant file is one DataFileError naming file and line (D8, D9) -------
+
+
+def variants_with(tmp_path: Path, old: str, new: str) -> Path:
+    """spec/variants copied, with ``dd-broken.yaml``: double-deck with one change (a fresh id,
+    so no rules cached from another test answer for it)."""
+    folder = tmp_path / "variants"
+    shutil.copytree(specdata.VARIANTS_DIR, folder)
+    text = (folder / "double-deck.yaml").read_text(encoding="utf-8")
+    assert old in text
+    text = text.replace("id: double-deck", "id: dd-broken").replace(old, new, 1)
+    (folder / "dd-broken.yaml").write_text(text, encoding="utf-8")
+    return folder
+
+
+def line_of(folder: Path, needle: str) -> int:
+    lines = (folder / "dd-broken.yaml").read_text(encoding="utf-8").splitlines()
+    return 1 + next(i for i, text in enumerate(lines) if needle in text)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle", "message"),
+    [
+        # D9: was KeyError 'tabel' in `pinochle play`, -32602 (blaming the request) from the server
+        ("meld.table.run:", "meld.tabel.run:", "meld.tabel.run", "unknown rule path"),
+        ("meld.table.run:", "meld.table.runs:", "meld.table.runs", "rules.meld.table has run"),
+        # D9: was a TypeError traceback in `pinochle play`, -32603 from the server
+        ("[15, 150, 225, 300]", '"fifteen"', "fifteen", "'fifteen' is not of type 'array'"),
+        (
+            "{tricks.obligations: post-1945}",
+            "{tricks.obligations: 1945}",
+            "obligations: 1945",
+            "1945 is not one of",
+        ),
+        ('    default: "16"', '    default: "17"', 'default: "17"', "not one of its choices"),
+        ("hand_size: 20", "hand_size: 19", "hand_size: 19", "four hands of 19"),
+        ("{game.bid_to_win: 401}", "{deck.copies: 3}", "deck.copies", "four hands of 20"),
+    ],
+)
+def test_a_broken_variant_file_names_file_and_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str, new: str, needle: str, message: str
+) -> None:
+    folder = variants_with(tmp_path, old, new)
+    monkeypatch.setattr(specdata, "VARIANTS_DIR", folder)
+    with pytest.raises(DataFileError) as info:
+        load_rules("dd-broken", {"run": "15"})
+    text = str(info.value)
+    assert f"dd-broken.yaml:{line_of(folder, needle)}: " in text and message in text, text
+    assert "\n" not in text and len(text) < 400
+
+
+def test_every_variant_file_checks() -> None:
+    specdata.check_variants()
+    assert specdata.option_choices("double-deck")["run"] == ["16", "15"]
+
+
+@pytest.mark.parametrize(
+    ("variant", "options"),
+    [
+        ("x" * 10_000_000, None),
+        (["x"] * 1_000_000, None),
+        ("online", {"x" * 10_000_000: "1"}),
+        ("online", {"pass_cards": "9" * 10_000_000}),
+    ],
+    ids=["variant", "variant-list", "option-name", "option-value"],
+)
+def test_messages_never_echo_a_huge_value(variant: Any, options: dict[str, str] | None) -> None:
+    with pytest.raises(VariantError) as info:
+        load_rules(variant, options)
+    assert len(str(info.value)) < 400
