@@ -7,14 +7,14 @@ Feature: Auction
   Background:
     Given the dealer is seat 0
 
-  @double-deck @AUCTION-FIRST-BIDDER @AUCTION-TURN @AUCTION-OPENING-MIN
+  @double-deck @AUCTION-FIRST-BIDDER @uses:AUCTION-TURN @uses:AUCTION-OPENING-MIN
   Scenario: The player left of the dealer opens
     Given the double-deck rules
     When the calls are "seat 1 bids 50"
     Then the calls are accepted
     And seat 2 is next to call, with 51 the lowest bid
 
-  @double-deck @AUCTION-FIRST-BIDDER @AUCTION-TURN @negative
+  @double-deck @AUCTION-FIRST-BIDDER @uses:AUCTION-TURN @negative
   Scenario: The dealer may not call first
     Given the double-deck rules
     When the calls are "seat 0 bids 50"
@@ -26,21 +26,42 @@ Feature: Auction
     When the calls are "seat 1 bids 50, seat 3 bids 51"
     Then the last call is refused under AUCTION-TURN
 
-  @double-deck @AUCTION-OPENING-MIN @AUCTION-HIGHER @AUCTION-STEP
+  @double-deck
   Scenario Outline: Double-deck bids after <calls>: seat <seat> bids <bid>
     Given the double-deck rules
     When the calls are "<calls>, seat <seat> bids <bid>"
     Then <verdict>
 
+    @AUCTION-OPENING-MIN @negative
     Examples:
       | calls                          | seat | bid | verdict                                     |
       | seat 1 passes                  | 2    | 49  | the last call is refused under AUCTION-OPENING-MIN |
+
+    @AUCTION-OPENING-MIN
+    Examples:
+      | calls                          | seat | bid | verdict                                     |
       | seat 1 passes                  | 2    | 58  | the calls are accepted                      |
+
+    @AUCTION-HIGHER @negative
+    Examples:
+      | calls                          | seat | bid | verdict                                     |
       | seat 1 bids 55                 | 2    | 55  | the last call is refused under AUCTION-HIGHER |
       | seat 1 bids 55                 | 2    | 54  | the last call is refused under AUCTION-HIGHER |
+
+    @AUCTION-HIGHER
+    Examples:
+      | calls                          | seat | bid | verdict                                     |
       | seat 1 bids 55                 | 2    | 60  | the calls are accepted                      |
+
+    @AUCTION-STEP @negative
+    Examples:
+      | calls                          | seat | bid | verdict                                     |
       | seat 1 bids 60                 | 2    | 61  | the last call is refused under AUCTION-STEP |
       | seat 1 bids 60                 | 2    | 64  | the last call is refused under AUCTION-STEP |
+
+    @AUCTION-STEP
+    Examples:
+      | calls                          | seat | bid | verdict                                     |
       | seat 1 bids 60                 | 2    | 65  | the calls are accepted                      |
       | seat 1 bids 60                 | 2    | 80  | the calls are accepted                      |
 
@@ -68,7 +89,7 @@ Feature: Auction
       | passes   |
       | bids 55  |
 
-  @double-deck @AUCTION-DEALER-FORCED @AUCTION-END
+  @double-deck @AUCTION-DEALER-FORCED @uses:AUCTION-END
   Scenario: The forced dealer's bid of 50 ends the auction
     Given the double-deck rules
     When the calls are "seat 1 passes, seat 2 passes, seat 3 passes, seat 0 bids 50"
@@ -80,7 +101,7 @@ Feature: Auction
     When the calls are "seat 1 bids 50, seat 2 passes, seat 3 bids 51, seat 0 passes, seat 1 bids 52, seat 2 bids 53"
     Then the last call is refused under AUCTION-PASS-FINAL
 
-  @double-deck @AUCTION-PASS-FINAL @AUCTION-TURN
+  @double-deck @AUCTION-PASS-FINAL @uses:AUCTION-TURN
   Scenario: Passed players are skipped
     Given the double-deck rules
     When the calls are "seat 1 bids 50, seat 2 passes, seat 3 bids 51, seat 0 passes, seat 1 bids 52"
@@ -105,7 +126,7 @@ Feature: Auction
     Then the auction is not complete
     And seat 0 is next to call, with 51 the lowest bid
 
-  @single-deck @AUCTION-FIRST-BIDDER @AUCTION-DEALER-OPENS
+  @single-deck @AUCTION-FIRST-BIDDER @uses:AUCTION-DEALER-OPENS
   Scenario: Single deck: the dealer must open with 150
     Given the single-deck rules
     When the calls are ""
@@ -123,17 +144,26 @@ Feature: Auction
       | passes   |
       | bids 160 |
 
-  @single-deck @AUCTION-DEALER-OPENS @AUCTION-STEP
+  @single-deck
   Scenario Outline: Single deck: after the dealer's 150, seat 1 bids <bid>
     Given the single-deck rules
     When the calls are "seat 0 bids 150, seat 1 bids <bid>"
     Then <verdict>
 
+    @AUCTION-STEP
     Examples:
       | bid | verdict                                      |
       | 160 | the calls are accepted                       |
       | 200 | the calls are accepted                       |
+
+    @AUCTION-STEP @negative
+    Examples:
+      | bid | verdict                                      |
       | 155 | the last call is refused under AUCTION-STEP  |
+
+    @AUCTION-HIGHER @negative
+    Examples:
+      | bid | verdict                                      |
       | 150 | the last call is refused under AUCTION-HIGHER |
 
   @single-deck @AUCTION-END
@@ -150,20 +180,41 @@ Feature: Auction
     Then the auction is not complete
     And seat 0 is next to call, with 160 the lowest bid
 
-  @online @AUCTION-FIRST-BIDDER @AUCTION-OPENING-MIN @AUCTION-STEP
+  @online
   Scenario Outline: Online bids: <calls>
     Given the online rules
     When the calls are "<calls>"
     Then <verdict>
 
+    @AUCTION-OPENING-MIN
     Examples:
       | calls                            | verdict                                            |
       | seat 0 bids 250                  | the calls are accepted                             |
       | seat 0 bids 300                  | the calls are accepted                             |
+
+    @AUCTION-OPENING-MIN @negative
+    Examples:
+      | calls                            | verdict                                            |
       | seat 0 bids 240                  | the last call is refused under AUCTION-OPENING-MIN |
+
+    @AUCTION-STEP @negative
+    Examples:
+      | calls                            | verdict                                            |
       | seat 0 bids 255                  | the last call is refused under AUCTION-STEP        |
+
+    @AUCTION-FIRST-BIDDER @negative
+    Examples:
+      | calls                            | verdict                                            |
       | seat 1 bids 250                  | the last call is refused under AUCTION-TURN        |
+
+    @AUCTION-STEP
+    Examples:
+      | calls                            | verdict                                            |
       | seat 0 bids 250, seat 1 bids 300 | the calls are accepted                             |
+
+    @AUCTION-STEP @negative
+    Examples:
+      | calls                            | verdict                                            |
       | seat 0 bids 250, seat 1 bids 310 | the last call is refused under AUCTION-STEP        |
 
   @online @AUCTION-DEALER-FORCED

@@ -2,7 +2,7 @@ Feature: Card points
   Counters won in tricks and the last-trick bonus. Double deck: A 10 K one point each, last trick 2,
   50 in all (source 000). Single deck and online: A 10 K ten each, last trick 10, 250 in all.
 
-  @double-deck @POINTS-COUNTERS @POINTS-LAST-TRICK
+  @double-deck @POINTS-COUNTERS @uses:POINTS-LAST-TRICK
   Scenario Outline: Double-deck counters: <cards>
     Given the double-deck rules
     When the cards "<cards>" <counted>
@@ -32,7 +32,7 @@ Feature: Card points
     When the cards "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc" of the last trick are counted
     Then they are worth 50 points
 
-  @single-deck @online @POINTS-COUNTERS @POINTS-LAST-TRICK
+  @single-deck @online @POINTS-COUNTERS @uses:POINTS-LAST-TRICK
   Scenario Outline: 48-card counters, <variant>: <cards>
     Given the <variant> rules
     When the cards "<cards>" <counted>

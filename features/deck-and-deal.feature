@@ -3,7 +3,7 @@ Feature: Deck and deal
   packets (source 000), starting at the dealer's left (ERRATA-DD-DEAL-START). Single deck and online: 48 cards with nines, 12 each.
   The deal passes to the left.
 
-  @double-deck @DECK-COMPOSITION @DEAL-HANDS @DEAL-PACKETS @DEAL-ROTATION
+  @double-deck @DECK-COMPOSITION @uses:DEAL-HANDS @uses:DEAL-PACKETS @uses:DEAL-ROTATION
   Scenario: Five at a time from the dealer's left
     Given the double-deck rules
     And the dealer is seat 0
@@ -13,7 +13,7 @@ Feature: Deck and deal
     And seat 0 is dealt "Qs Js Js Js Js Qh Jh Jh Jh Jh Qd Jd Jd Jd Jd Qc Jc Jc Jc Jc"
     And the next dealer is seat 1
 
-  @double-deck @DEAL-PACKETS @DEAL-ROTATION
+  @double-deck @DEAL-PACKETS @uses:DEAL-ROTATION
   Scenario: The deal wraps round to the dealer
     Given the double-deck rules
     And the dealer is seat 3
@@ -36,7 +36,7 @@ Feature: Deck and deal
       | 4        | As As As As Js Js Js Js Qh Qh Qh Qh Kd Kd Kd Kd Tc Tc Tc Tc     |
       | 2-then-3 | As As Ks Ks Ks Ah Ah Ah Qh Qh Qh Td Td Td Jd Jd Jd Kc Kc Kc     |
 
-  @single-deck @online @DECK-COMPOSITION @DEAL-HANDS @DEAL-PACKETS @DEAL-ROTATION
+  @single-deck @online @DECK-COMPOSITION @uses:DEAL-HANDS @uses:DEAL-PACKETS @uses:DEAL-ROTATION
   Scenario Outline: The 48-card deck, three at a time (<variant>)
     Given the <variant> rules
     And the dealer is seat <dealer>

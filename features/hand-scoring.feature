@@ -6,7 +6,7 @@ Feature: Scoring a played hand
   Background:
     Given the scores are 0 to 0
 
-  @double-deck @SCORE-MADE @SCORE-TRICK-MINIMUM @MELD-MINIMUM
+  @double-deck @SCORE-MADE @uses:SCORE-TRICK-MINIMUM @uses:MELD-MINIMUM
   Scenario Outline: Double deck: team 0 bids <contract>, melds <meld 0> and <meld 1>, takes <points 0> and <points 1>
     Given the double-deck rules
     And team 0 holds the contract at <contract>
@@ -43,7 +43,7 @@ Feature: Scoring a played hand
     Then the bidders make their contract
     And the teams score 20 and 90
 
-  @double-deck @MELD-MINIMUM @SCORE-MADE @negative
+  @double-deck @MELD-MINIMUM @uses:SCORE-MADE @negative
   Scenario: Opponents whose meld is under 20 keep only their card points
     # Bidders 24 + 28 = 52 >= 50: made. Opponents' 16 meld is under 20 and counts nothing;
     # their 22 card points (at least 20) still count.
@@ -55,7 +55,7 @@ Feature: Scoring a played hand
     Then the bidders make their contract
     And the teams score 52 and 22
 
-  @single-deck @SCORE-MADE @SCORE-OPPONENTS-TRICK
+  @single-deck @SCORE-MADE @uses:SCORE-OPPONENTS-TRICK
   Scenario: Single deck: opponents who won a trick keep meld and card points
     Given the single-deck rules
     And team 0 holds the contract at 250

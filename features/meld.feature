@@ -6,7 +6,7 @@ Feature: Meld
   Background:
     Given hearts are trump
 
-  @MELD-RUN @MELD-ROYAL-MARRIAGE @MELD-MARRIAGE @MELD-PINOCHLE @MELD-AROUNDS @MELD-TYPES @double-deck
+  @MELD-RUN @uses:MELD-ROYAL-MARRIAGE @uses:MELD-MARRIAGE @uses:MELD-PINOCHLE @uses:MELD-AROUNDS @uses:MELD-TYPES @double-deck
   Scenario: The 88-point example hand of the rules
     Given the double-deck rules
     And seat 1 holds "AhThKhKhKhQhQhJh QdQdJd QcQc AsKsKsQsQsJsJs"
@@ -19,7 +19,7 @@ Feature: Meld
     And the meld includes 2 queens_around worth 60
     And the meld has nothing else
 
-  @MELD-RUN @MELD-ROYAL-MARRIAGE @MELD-MARRIAGE @MELD-PINOCHLE @MELD-AROUNDS @double-deck
+  @double-deck
   Scenario Outline: One meld alone scores its value from the table
     Given the double-deck rules
     And seat 1 holds "<hand>"
@@ -28,15 +28,32 @@ Feature: Meld
     And the meld includes <count> <meld> worth <points>
     And the meld has nothing else
 
+    @MELD-RUN
     Examples:
       | hand                                        | meld           | count | points |
       | Ah Th Kh Qh Jh                              | run            | 1     | 16     |
       | Ah Th Kh Qh Jh Ah Th Kh Qh Jh               | run            | 2     | 150    |
+
+    @MELD-ROYAL-MARRIAGE
+    Examples:
+      | hand                                        | meld           | count | points |
       | Kh Qh                                       | royal_marriage | 1     | 4      |
+
+    @MELD-MARRIAGE
+    Examples:
+      | hand                                        | meld           | count | points |
       | Ks Qs                                       | marriage       | 1     | 2      |
       | Kc Kc Kc Qc Qc Qc                           | marriage       | 3     | 6      |
+
+    @MELD-PINOCHLE
+    Examples:
+      | hand                                        | meld           | count | points |
       | Qs Jd                                       | pinochle       | 1     | 4      |
       | Qs Qs Jd Jd                                 | pinochle       | 2     | 30     |
+
+    @MELD-AROUNDS
+    Examples:
+      | hand                                        | meld           | count | points |
       | As Ah Ad Ac                                 | aces_around    | 1     | 10     |
       | As As As As Ah Ah Ah Ah Ad Ad Ad Ad Ac Ac Ac Ac | aces_around | 4     | 200    |
       | Ks Kh Kd Kc                                 | kings_around   | 1     | 8      |
@@ -61,7 +78,7 @@ Feature: Meld
     Then the meld total is 0
     And the meld has nothing else
 
-  @MELD-TYPES @MELD-MARRIAGE @negative @double-deck
+  @MELD-TYPES @uses:MELD-MARRIAGE @negative @double-deck
   Scenario: A king with two queens is one marriage, not two
     Given the double-deck rules
     And seat 1 holds "Ks Qs Qs"
@@ -81,7 +98,7 @@ Feature: Meld
     And the meld includes 1 queens_around worth 6
     And the meld has nothing else
 
-  @MELD-ROUNDHOUSE @MELD-ROYAL-MARRIAGE @double-deck
+  @MELD-ROUNDHOUSE @uses:MELD-ROYAL-MARRIAGE @double-deck
   Scenario Outline: Glossary totals: <name>
     Given the double-deck rules
     And seat 1 holds "<hand>"
@@ -94,7 +111,7 @@ Feature: Meld
       | run and a roundhouse  | Ah Th Kh Qh Jh Ks Qs Kd Qd Kc Qc    | 36    |
       | twenty-pounder        | Ah Th Kh Kh Qh Qh Jh                | 20    |
 
-  @MELD-RUN @MELD-AROUNDS @option:run=15 @option:queens_around=8 @double-deck
+  @MELD-RUN @uses:MELD-AROUNDS @option:run=15 @option:queens_around=8 @double-deck
   Scenario Outline: House values of the run and of queens around
     Given the double-deck rules
     And the option <option> is <value>
@@ -129,7 +146,7 @@ Feature: Meld
     Then the meld total is 0
     And the meld has nothing else
 
-  @single-deck @MELD-RUN @MELD-PINOCHLE @MELD-ROYAL-MARRIAGE @option:double_run=1500
+  @single-deck @MELD-RUN @uses:MELD-PINOCHLE @uses:MELD-ROYAL-MARRIAGE @option:double_run=1500
   Scenario Outline: The 48-card table: <what>
     Given the single-deck rules
     And the option double_run is <double_run>

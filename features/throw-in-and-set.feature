@@ -37,7 +37,7 @@ Feature: Throw-in and set
     And the teams score -70 and 30
     And the scores become 30 to 130
 
-  @double-deck @SCORE-THROW-IN @MELD-MINIMUM @negative
+  @double-deck @SCORE-THROW-IN @uses:MELD-MINIMUM @negative
   Scenario: After a throw-in, opponents' meld under 20 still scores nothing
     Given the double-deck rules
     And team 0 holds the contract at 70
@@ -66,7 +66,7 @@ Feature: Throw-in and set
     Then the hand is refused at action 12 under SCORE-FORCED-THROW-IN
     And the team meld is 50 and 220
 
-  @online @SCORE-FORCED-THROW-IN @SCORE-THROW-IN
+  @online @SCORE-FORCED-THROW-IN @uses:SCORE-THROW-IN
   Scenario: Online forced throw-in: the bidders lose the contract, the opponents score their meld
     Given the online rules
     And the dealer is seat 0

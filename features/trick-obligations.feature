@@ -14,27 +14,56 @@ Feature: Trick obligations
     When seat 1 is to lead
     Then the legal plays are "Ah Ks Qd Jc"
 
-  @double-deck @PLAY-FOLLOW @PLAY-CRAWL @PLAY-TRUMP-VOID @PLAY-OVERTRUMP @PLAY-DISCARD @PLAY-TRUMPED-TRICK
+  @double-deck
   Scenario Outline: Pre-1945 obligations: <situation>
     Given the double-deck rules
     And seat 2 holds "<hand>"
     When the trick so far is "<trick>"
     Then the legal plays are "<legal>"
 
+    @PLAY-CRAWL
     Examples:
       | situation                                    | hand           | trick | legal   |
       | crawl: beat the king of hearts               | Ah Th Qh Jh Ks | Kh    | Ah Th   |
       | crawl over a partner's card too              | Ah Th Jh As    | Kh Qh | Ah Th   |
       | an identical ten does not beat the ten       | Th Ah Qh       | Th    | Ah      |
+
+    @PLAY-FOLLOW
+    Examples:
+      | situation                                    | hand           | trick | legal   |
       | cannot crawl: follow with any heart          | Th Qh Ks       | Ah    | Th Qh   |
+
+    @PLAY-TRUMPED-TRICK
+    Examples:
+      | situation                                    | hand           | trick | legal   |
       | trumped already: any heart                   | Ah Qh Ts       | Kh Js | Ah Qh   |
+
+    @PLAY-TRUMP-VOID
+    Examples:
+      | situation                                    | hand           | trick | legal   |
       | void in hearts: trump                        | Js Ts Ac       | Kh    | Js Ts   |
+
+    @PLAY-OVERTRUMP
+    Examples:
+      | situation                                    | hand           | trick | legal   |
       | void in hearts: over-trump                   | As Js Ac       | Kh Ts | As      |
+
+    @PLAY-TRUMP-VOID
+    Examples:
+      | situation                                    | hand           | trick | legal   |
       | cannot over-trump: still trump               | Ts Js Ac       | Kh As | Ts Js   |
+
+    @PLAY-DISCARD
+    Examples:
+      | situation                                    | hand           | trick | legal   |
       | void in hearts and trumps: anything          | Ac Qd          | Kh    | Ac Qd   |
+
+    @PLAY-CRAWL
+    Examples:
+      | situation                                    | hand           | trick | legal   |
       | trumps led: follow and beat                  | As Js Ah       | Ks    | As      |
 
-  @double-deck @PLAY-FOLLOW @PLAY-CRAWL @negative
+  @double-deck @PLAY-FOLLOW @uses:PLAY-CRAWL @negative
   Scenario: A player who can follow suit may not trump or discard
     Given the double-deck rules
     And seat 3 holds "Jh As Ac"
@@ -62,7 +91,7 @@ Feature: Trick obligations
       | trumps led: follow and beat                | As Js Ah    | Ks    | As       |
       | void in hearts: any trump, no over-trump   | As Js Ac    | Kh Ts | As Js    |
 
-  @single-deck @PLAY-CRAWL @PLAY-FOLLOW @PLAY-TRUMP-VOID
+  @single-deck @PLAY-CRAWL @uses:PLAY-FOLLOW @uses:PLAY-TRUMP-VOID
   Scenario Outline: Single-deck crawl with nines: <situation>
     Given the single-deck rules
     And seat 1 holds "<hand>"
@@ -74,7 +103,7 @@ Feature: Trick obligations
       | beat the nine                   | Jh 9h Kc    | 9h    | Jh       |
       | void: the nine of trumps        | 9s Ac       | Kh    | 9s       |
 
-  @online @PLAY-OVERTRUMP @PLAY-TRUMP-VOID @negative
+  @online @PLAY-OVERTRUMP @uses:PLAY-TRUMP-VOID @negative
   Scenario: Online must-win play: void in the suit led, trump even when it cannot win
     Given the online rules
     And seat 1 holds "9s Ks Ac"

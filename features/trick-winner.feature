@@ -5,7 +5,7 @@ Feature: Who wins a trick
   Background:
     Given spades are trump
 
-  @double-deck @TRICK-WINNER @TRICK-IDENTICAL @DECK-RANK
+  @double-deck @TRICK-WINNER @uses:TRICK-IDENTICAL @uses:DECK-RANK
   Scenario Outline: <situation>
     Given the double-deck rules
     When the trick "<trick>" is played
@@ -38,7 +38,7 @@ Feature: Who wins a trick
     When the trick "Js Js Js Js" is played
     Then the first card wins the trick
 
-  @single-deck @TRICK-WINNER @TRICK-IDENTICAL @DECK-RANK
+  @single-deck @TRICK-WINNER @uses:TRICK-IDENTICAL @uses:DECK-RANK
   Scenario Outline: Single deck, with nines: <situation>
     Given the single-deck rules
     When the trick "<trick>" is played

@@ -3,7 +3,7 @@ Feature: Trump and passing
   suit in which the bidder holds a marriage, and a bidder with no marriage loses the hand at once.
   In the 48-card games the partner then passes cards to the bidder, who passes as many back.
 
-  @double-deck @TRUMP-CALL @TRUMP-MARRIAGE
+  @double-deck @TRUMP-CALL @uses:TRUMP-MARRIAGE
   Scenario: The bidder names a suit in which they hold a marriage
     Given the double-deck rules
     And the dealer is seat 3
@@ -51,6 +51,18 @@ Feature: Trump and passing
     When the hand is played with the actions "bid 250, pass, pass, pass, trump h"
     Then the actions are accepted
     And the bidder is seat 3 with 250 in hearts
+
+  @single-deck @TRUMP-CALL
+  Scenario: Single deck, the bidder may name a suit without a marriage in it
+    Given the single-deck rules
+    And the dealer is seat 3
+    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
+    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
+    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
+    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    When the hand is played with the actions "bid 150, pass, pass, pass, trump h"
+    Then the actions are accepted
+    And the bidder is seat 3 with 150 in hearts
 
   @single-deck @PASS-CARDS
   Scenario Outline: The partner passes <n> cards and the bidder returns <n>

@@ -5,7 +5,7 @@ Feature: Whole hands
   Background:
     Given the dealer is seat 3
 
-  @double-deck @PLAY-LEAD @PLAY-DISCARD @SEAT-PARTNERS @MELD-ONE-HAND @MELD-MINIMUM @SCORE-MADE @POINTS-TOTAL
+  @double-deck @MELD-ONE-HAND @uses:PLAY-LEAD @uses:PLAY-DISCARD @uses:SEAT-PARTNERS @uses:MELD-MINIMUM @uses:SCORE-MADE @uses:POINTS-TOTAL
   Scenario: Each player holds one suit; the bidder takes every trick
     Given the double-deck rules
     And seat 0 holds "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs"
@@ -61,7 +61,7 @@ Feature: Whole hands
       | play Ah          | 6     |
       | play As, play As | 7     |
 
-  @double-deck @PLAY-LEAD @PLAY-TURN
+  @double-deck @PLAY-LEAD @uses:PLAY-TURN
   Scenario: The bidder leads the first trick and the others follow in turn
     Given the double-deck rules
     And seat 0 holds "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs"
@@ -71,7 +71,7 @@ Feature: Whole hands
     When the hand is played with the actions "bid 50, pass, pass, pass, trump s, play-on, play Js, play Jh, play Jd, play Jc, play As"
     Then the actions are accepted
 
-  @double-deck @MELD-ACES-DECLARED @SCORE-THROW-IN @SEAT-PARTNERS
+  @double-deck @MELD-ACES-DECLARED @uses:SCORE-THROW-IN @uses:SEAT-PARTNERS
   Scenario: Aces around are declared; the bidders throw in
     Given the double-deck rules
     And seat 0 holds "AsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs Jh"
@@ -86,7 +86,7 @@ Feature: Whole hands
     And the team meld is 237 and 26
     And the teams score -50 and 26
 
-  @single-deck @online @PLAY-LEAD @PLAY-TURN @MELD-ONE-HAND @SEAT-PARTNERS @PASS-CARDS
+  @single-deck @online @MELD-ONE-HAND @uses:PLAY-LEAD @uses:PLAY-TURN @uses:SEAT-PARTNERS @uses:PASS-CARDS
   Scenario Outline: 48 cards, <variant>: pass, meld, and the bidder leads
     Given the <variant> rules
     And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
@@ -98,6 +98,21 @@ Feature: Whole hands
     And seat 3 melds 320
     And seat 0 melds 40
     And the team meld is 80 and 360
+
+    Examples:
+      | variant     | bid | decision |
+      | single-deck | 150 |          |
+      | online      | 250 | play-on, |
+
+  @single-deck @online @PLAY-TURN @uses:PASS-CARDS
+  Scenario Outline: 48 cards, <variant>: the bidder leads a card it holds
+    Given the <variant> rules
+    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
+    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
+    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
+    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    When the hand is played with the actions "bid <bid>, pass, pass, pass, trump c, give Ah Ah Th Th, give Ah Ah Th Th, <decision>play Kc"
+    Then the actions are accepted
 
     Examples:
       | variant     | bid | decision |

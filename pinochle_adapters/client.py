@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections
 import contextlib
 import ctypes
+import functools
 import importlib
 import itertools
 import json
@@ -23,8 +24,11 @@ import time
 from pathlib import Path
 from typing import Any, Protocol
 
+import specdata
+
 from . import protocol
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION
+from .sdk import UNSUPPORTED
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds an engine has to answer one request (``--engine-timeout``)."""
@@ -85,6 +89,14 @@ class BadReply(EngineError):
 
 class ErrorReply(EngineError):
     """The engine answered the request with a JSON-RPC error."""
+
+
+class Unsupported(ErrorReply):
+    """The engine answered ``UNSUPPORTED``: a capability it lacks; ``message`` says which."""
+
+    def __init__(self, message: str, reply: str | None = None, stderr: str = "") -> None:
+        super().__init__(message, reply, stderr)
+        self.message = message
 
 
 def _quote(text: str) -> str:
@@ -737,6 +749,13 @@ class Engine:
             )
         if "error" in message:
             error = message["error"]
+            if error["code"] == UNSUPPORTED:
+                # A declared gap, not a fault: the caller skips with the engine's own words.
+                raise Unsupported(
+                    f"engine does not support this {method}: "
+                    + protocol.shorten(str(error["message"])),
+                    reply,
+                )
             name = protocol.ERROR_NAMES.get(error["code"], "error")
             raise self._fail(
                 ErrorReply,
@@ -768,24 +787,58 @@ class Engine:
                 "errored at once (raise --engine-timeout if the engine is only slow)"
             )
         self._ensure_started()
-        return self._exchange(method, params)
+        return self._exchange(method, self._with_declared_options(params))
+
+    def _with_declared_options(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``params`` without the options the engine did not declare but plays by default.
+
+        An omitted option means the variant's default (spec/protocol.md, "Capabilities"), so a
+        case that spells a default out runs on an engine that declares no such option.
+        """
+        options = params.get("options")
+        if not self.info or not isinstance(options, dict) or not options:
+            return params
+        declared = self._declared_options(str(params.get("variant")))
+        if declared is None:
+            return params
+        kept = {k: v for k, v in options.items() if k in declared}
+        return params if len(kept) == len(options) else {**params, "options": kept}
+
+    def _declared_options(self, variant: str) -> dict[str, list[str]] | None:
+        for v in (self.info or {}).get("variants", []):
+            if v.get("id") == variant:
+                return {k: [str(x) for x in vals] for k, vals in v.get("options", {}).items()}
+        return None
 
     def skip_reason(self, method: str, variant: str, options: dict[str, Any]) -> str | None:
-        """Why a case must be skipped: a method, variant or option value the engine did not declare.
+        """Why a case must be skipped: a method, variant or option value the engine does not play.
 
-        None when the engine implements it all, and also when the engine could not be initialised
-        (then the call itself raises EngineError and the case is errored, not skipped).
+        An option the engine does not declare is played at the variant's default; an option it
+        declares plays only the values it lists (one value: its house rule, so a case needing the
+        default is skipped as ``engine plays name=value``). None when the engine plays it all,
+        and also when the engine could not be initialised (then the call raises EngineError and
+        the case is errored, not skipped).
         """
         if not self.info:
             return None
         if method not in self.info.get("methods", []):
             return f"no method {method}"
-        declared = {v["id"]: v.get("options", {}) for v in self.info.get("variants", [])}
-        if variant not in declared:
+        declared = self._declared_options(variant)
+        if declared is None:
             return f"engine does not implement {variant}"
-        bad = protocol.options_declared(declared[variant], options)
-        if bad is not None:
-            return f"engine does not declare option {bad[0]}={bad[1]}"
+        defaults = protocol_defaults(variant)
+        wanted = {name: defaults[name] for name in declared if name in defaults}
+        wanted.update({k: protocol.option_text(v) for k, v in options.items()})
+        for name, value in wanted.items():
+            values = declared.get(name)
+            if values is None:
+                if value == defaults.get(name, value):
+                    continue  # omitted option = the variant's default
+                return f"engine does not declare option {name}={value}"
+            if value not in values:
+                if len(values) == 1:
+                    return f"engine plays {name}={values[0]} (the case needs {name}={value})"
+                return f"engine does not declare option {name}={value}"
         return None
 
     def close(self) -> None:
@@ -808,6 +861,20 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+@functools.cache
+def protocol_defaults(variant: str) -> dict[str, str]:
+    """Option name -> default value of a variant of the spec (empty for an unknown variant)."""
+    path = specdata.VARIANTS_DIR / f"{variant}.yaml"
+    if not path.exists():
+        return {}
+    data = specdata.load_yaml(path)
+    return {
+        name: protocol.option_text(spec.get("default"))
+        for name, spec in (data.get("options") or {}).items()
+        if spec.get("default") is not None
+    }
 
 
 # --- opening engines ----------------------------------------------------------------------------

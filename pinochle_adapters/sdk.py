@@ -37,6 +37,16 @@ class InvalidParams(ValueError):
     """Raise from an engine method to answer -32602 with this message."""
 
 
+UNSUPPORTED = -32001
+"""JSON-RPC error code meaning "this engine does not support that request" (spec/protocol.md,
+"Capabilities"): the suite skips the case with the message instead of erroring it."""
+
+
+class Unsupported(Exception):
+    """Raise from an engine method to answer ``UNSUPPORTED`` with this message (say what is not
+    supported: ``trick_winner of an incomplete trick``)."""
+
+
 def _is_text(value: str) -> bool:
     """Whether ``value`` is encodable as UTF-8 (it holds no lone surrogate)."""
     try:
@@ -207,6 +217,8 @@ class Server:
         assert isinstance(params, dict)
         try:
             result = getattr(self.engine, method)(params)
+        except Unsupported as e:
+            return _error(request_id, UNSUPPORTED, str(e) or f"{method} is not supported")
         except (ValueError, KeyError) as e:
             # PinochleError, CardError, VariantError are ValueErrors; a KeyError is a missing field.
             text = str(e) if not isinstance(e, KeyError) else f"missing or unknown {e}"

@@ -29,6 +29,7 @@ README_MD = SPEC_DIR / "README.md"
 
 RULE_HEADING = re.compile(rf"^## (?P<id>{RULE_ID.pattern}):\s*(?P<title>.*?)\s*$")
 VARIANTS_BULLET = re.compile(r"^- \*\*Variants:\*\*\s*(?P<variants>.*?)\s*$")
+VALUES_PREFIX = "- **Values:** "
 VARIANTS_BLOCK = re.compile(
     r"(?P<begin><!-- BEGIN variants-table.*?-->)(?P<body>.*?)(?P<end><!-- END variants-table -->)",
     re.DOTALL,
@@ -44,6 +45,20 @@ class Rule:
     file: str
     line: int
     variants: tuple[str, ...]
+    refuse_only: tuple[str, ...] = ()
+    """Variants whose value of the rule is ``none`` or ``never``: every attempt is refused, so
+    only a negative case can exist there."""
+
+
+def _refuse_only(values: str, variants: Sequence[str]) -> tuple[str, ...]:
+    """The variants a ``- **Values:**`` text gives as ``none`` or ``never`` (``single-deck never
+    allowed``)."""
+    out = []
+    for chunk in values.split(";"):
+        words = chunk.split()
+        if len(words) > 1 and words[0] in variants and words[1] in ("none", "never"):
+            out.append(words[0])
+    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -57,6 +72,8 @@ class Evidence:
     rule: str
     variant: str
     negative: bool
+    tested: bool = True
+    """False for a rule the case only uses: it counts for names, not for coverage."""
 
 
 @dataclass
@@ -67,6 +84,13 @@ class Scenario:
     file: str
     line: int
     tags: list[str] = field(default_factory=list)
+    examples: list[list[str]] = field(default_factory=list)
+    """The tags of each Examples block (a block's rule tag is the tested rule of its rows)."""
+
+    @property
+    def rows(self) -> list[list[str]]:
+        """The tag sets the scenario's items carry: one per Examples block, or the scenario's."""
+        return [self.tags + tags for tags in self.examples] or [self.tags]
 
 
 def load_catalogue(rules_dir: Path = RULES_DIR) -> dict[str, Rule]:
@@ -79,14 +103,26 @@ def load_catalogue(rules_dir: Path = RULES_DIR) -> dict[str, Rule]:
             if not m:
                 continue
             variants: tuple[str, ...] = ()
-            for after in lines[i + 1 :]:
+            values = ""
+            body = lines[i + 1 :]
+            for n, after in enumerate(body):
                 if after.startswith("## ") or after.startswith("# "):
                     break
                 vm = VARIANTS_BULLET.match(after)
                 if vm:
                     variants = tuple(v.strip() for v in vm["variants"].split(",") if v.strip())
+                if after.startswith(VALUES_PREFIX):
+                    more = [x.strip() for x in body[n + 1 :] if x.startswith("  ")]
+                    values = " ".join([after.removeprefix(VALUES_PREFIX), *more])
                     break
-            rules[m["id"]] = Rule(m["id"], m["title"], shown_path(path), i + 1, variants)
+            rules[m["id"]] = Rule(
+                m["id"],
+                m["title"],
+                shown_path(path),
+                i + 1,
+                variants,
+                _refuse_only(values, variants),
+            )
     return rules
 
 
@@ -97,8 +133,8 @@ def _names(tags: Iterable[Mapping[str, object]]) -> list[str]:
 def feature_scenarios(path: Path) -> list[Scenario]:
     """Scenarios of a .feature file, read by the official Gherkin parser, with their tags.
 
-    A scenario carries its feature's and its rule's tags, as pytest-bdd applies them; tags of
-    an Examples block are not counted.
+    A scenario carries its feature's and its rule's tags, as pytest-bdd applies them, and the
+    tags of each of its Examples blocks apart.
     """
     document = Parser().parse(path.read_text(encoding="utf-8"))
     feature = document.get("feature")
@@ -115,7 +151,8 @@ def feature_scenarios(path: Path) -> list[Scenario]:
             elif "scenario" in child:
                 sc = child["scenario"]
                 line = int(sc["location"]["line"])
-                out.append(Scenario(sc["name"], file, line, tags + _names(sc["tags"])))
+                blocks = [_names(ex.get("tags", [])) for ex in sc.get("examples", [])]
+                out.append(Scenario(sc["name"], file, line, tags + _names(sc["tags"]), blocks))
 
     visit(feature["children"], _names(feature["tags"]))
     return out
@@ -127,23 +164,29 @@ def feature_paths() -> list[Path]:
 
 
 def collect_evidence() -> list[Evidence]:
-    """Every (rule, variant) a table case or a tagged scenario tests."""
+    """Every (rule, variant) a table case or a tagged scenario tests, and every rule it uses."""
     known = set(variant_ids())
-    out = [
-        Evidence("table", c.id, c.file, c.line, rule, c.variant, c.negative)
-        for c in load_cases()
-        for rule in c.rules
-    ]
+    out = []
+    for c in load_cases():
+        out.append(Evidence("table", c.id, c.file, c.line, c.rule, c.variant, c.negative))
+        out.extend(
+            Evidence("table", c.id, c.file, c.line, r, c.variant, c.negative, tested=False)
+            for r in c.uses
+        )
     for path in feature_paths():
         for sc in feature_scenarios(path):
-            rules = [t for t in sc.tags if RULE_ID.fullmatch(t)]
-            variants = [t for t in sc.tags if t in known]
-            negative = "negative" in sc.tags
-            out.extend(
-                Evidence("scenario", sc.name, sc.file, sc.line, r, v, negative)
-                for r in rules
-                for v in variants
-            )
+            for tags in sc.rows:
+                variants = [t for t in tags if t in known]
+                negative = "negative" in tags
+                for tag in tags:
+                    rule, tested = tag.removeprefix("uses:"), not tag.startswith("uses:")
+                    if RULE_ID.fullmatch(rule):
+                        out.extend(
+                            Evidence(
+                                "scenario", sc.name, sc.file, sc.line, rule, v, negative, tested
+                            )
+                            for v in variants
+                        )
     return out
 
 
@@ -153,7 +196,8 @@ def matrix(
     """(rule, variant) -> (positive, negative) counts, for every rule in every variant it has."""
     counts: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0])
     for ev in evidence:
-        counts[(ev.rule, ev.variant)][1 if ev.negative else 0] += 1
+        if ev.tested:
+            counts[(ev.rule, ev.variant)][1 if ev.negative else 0] += 1
     cells = {}
     for rule in rules.values():
         for variant in rule.variants:
@@ -166,7 +210,15 @@ def gaps(rules: dict[str, Rule], evidence: Sequence[Evidence]) -> list[str]:
     """Every rule x variant without a positive and a negative case, and every unknown name."""
     out = []
     for (rule, variant), (pos, neg) in sorted(matrix(rules, evidence).items()):
-        missing = [w for w, n in (("positive", pos), ("negative", neg)) if n == 0]
+        needed = (
+            (("negative", neg),)
+            if variant in rules[rule].refuse_only
+            else (
+                ("positive", pos),
+                ("negative", neg),
+            )
+        )
+        missing = [w for w, n in needed if n == 0]
         if missing:
             out.append(f"{rule} in {variant}: no {' and no '.join(missing)} case")
     known_variants = set(variant_ids())

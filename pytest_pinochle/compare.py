@@ -43,6 +43,13 @@ SPECIAL: dict[str, dict[str, Kind]] = {
         "tricks[].cards": "sequence",
         "aces_around": "set",
     },
+    "play_game": {
+        "first_illegal": "given-keys",
+        "hands[].first_illegal": "given-keys",
+        "hands[].tricks[].cards": "sequence",
+        "hands[].aces_around": "set",
+    },
+    "play_tricks": {"first_illegal": "given-keys", "tricks[].cards": "sequence"},
 }
 """Fields that do not compare as their shape suggests; every other card list is a multiset
 and everything else is exact."""

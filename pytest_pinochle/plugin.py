@@ -3,19 +3,19 @@ and the reporter. Inert in pytest runs that are not the suite: it only acts on t
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pinochle_adapters.client import Engine
+from pinochle_adapters.client import Engine, EngineError, Unsupported
 
-from . import tags
+from . import catalogue, tags
 from .driver import Situation
 from .report import Reporter
-from .session import end_run, start_run, state_of
+from .session import REFERENCE_SHOWN, end_run, start_run, state_of
 from .tables import TABLES_DIR, TableFile
 
 
@@ -67,7 +67,7 @@ def engine_command(value: str | None) -> str | None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for line in tags.MARKERS:
+    for line in (*tags.MARKERS, *tags.example_marker_lines(catalogue.load_catalogue())):
         config.addinivalue_line("markers", line)
     tags.check_variant_option(config.getoption("variant") or [])
     start_run(
@@ -118,5 +118,37 @@ def pytest_bdd_apply_tag(tag: str, function: Callable[..., Any]) -> bool | None:
     return tags.apply_tag(tag, function)
 
 
+@pytest.hookimpl(tryfirst=True)  # before -m, so marks from Examples blocks are selectable
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     tags.select(config, items)
+
+
+@pytest.hookimpl(tryfirst=True)  # before the terminal asks for the header lines below
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Start the engine once the suite's items are known: an engine that cannot start ends the
+    run with one error quoting its stderr, instead of one error per case."""
+    if session.config.option.collectonly or not any(map(tags.is_suite_item, session.items)):
+        return
+    try:
+        state_of(session.config).engine()
+    except EngineError as e:
+        raise pytest.UsageError(f"the engine under test cannot start:\n{e}") from None
+
+
+def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
+    """The header names the engine under test: its initialize name and version, and the command."""
+    if not any(map(tags.is_suite_item, items)):
+        return []
+    state = state_of(config)
+    info = state.engine_name or {}
+    name = f"{info.get('name', '?')} {info.get('version', '')}".strip()
+    return [f"engine under test: {name} ({state.command or REFERENCE_SHOWN})"]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """An engine answering "unsupported" (spec/protocol.md, Capabilities) skips the case."""
+    try:
+        return (yield)
+    except Unsupported as e:
+        pytest.skip(e.message)

@@ -1,7 +1,8 @@
-"""Outcomes of the suite's items and the per-rule summary, as a reporter object on the config.
+"""Outcomes of the suite's items, the per-rule summary and the diagnosis, as a reporter object.
 
 A wrong answer fails; an engine that misbehaves (``EngineError``) errors, in a table case and in
-a scenario alike; a skip says why. The reporter prints the per-rule table and writes the JSON.
+a scenario alike; a skip says why. A failure counts against the one rule its item tests; the
+diagnosis (``diagnosis``) names the rules most likely wrong, and the JSON names the engine.
 """
 
 from __future__ import annotations
@@ -16,16 +17,22 @@ import pytest
 
 from pinochle_adapters.client import EngineError
 
+from . import diagnosis
+from .diagnosis import Charge, Outcome
 from .driver import RuleMismatch
-from .tables import CaseItem
-from .tags import RULES_PROPERTY, is_suite_item
+from .session import REFERENCE_SHOWN, state_of
+from .tables import CaseFailed, CaseItem
+from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item
 
 ENGINE_ERROR = "engine_error"
 """User property of a report whose failure was the engine's, not a wrong answer."""
 SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "errored": 3}
 """Outcomes from best to worst; an item counts once, by its worst report."""
 STATUSES = ("passed", "failed", "errored", "skipped")
-REPORT_FORMAT = 1
+REPORT_FORMAT = 2
+"""2: cases carry ``rule`` (tested) and ``uses``; ``engine`` is an object; ``diagnosis`` added."""
+CHARGE_PROPERTY = "charge"
+"""User property of a failed item's report: where its answer first differs, and the rules named."""
 
 
 def outcome_of(report: pytest.TestReport) -> str:
@@ -37,12 +44,21 @@ def outcome_of(report: pytest.TestReport) -> str:
     return "skipped" if report.skipped else "passed"
 
 
-def rules_reported(report: pytest.TestReport) -> tuple[str, ...]:
-    """The rule IDs a suite item's report carries (empty for any other test)."""
-    for key, value in report.user_properties:
-        if key == RULES_PROPERTY and isinstance(value, list | tuple):
-            return tuple(str(v) for v in value)
-    return ()
+def property_of(report: pytest.TestReport, key: str) -> Any:
+    """A user property of a report (None when absent)."""
+    for k, value in report.user_properties:
+        if k == key:
+            return value
+    return None
+
+
+def charge_of(report: pytest.TestReport) -> Charge | None:
+    """The charge a failed report carries (see ``diagnosis``)."""
+    raw = property_of(report, CHARGE_PROPERTY)
+    if not isinstance(raw, dict):
+        return None
+    rules = (str(raw["rule"]), *map(str, raw.get("also", [])))
+    return Charge(rules, str(raw.get("at", "")), str(raw.get("detail", "")))
 
 
 def _title(item: pytest.Item) -> str:
@@ -60,7 +76,7 @@ class Reporter:
 
     def __init__(self, config: pytest.Config) -> None:
         self.config = config
-        self.outcomes: dict[str, tuple[str, tuple[str, ...]]] = {}
+        self.outcomes: dict[str, Outcome] = {}
         self.skips: dict[str, str] = {}
 
     @pytest.hookimpl(wrapper=True)
@@ -71,6 +87,18 @@ class Reporter:
         report = yield
         if call.excinfo is None or not is_suite_item(item):
             return report
+        if isinstance(item, CaseItem) and call.excinfo.errisinstance(CaseFailed):
+            case, answer = item.case, item.answer or {}
+            error = call.excinfo.value
+            assert isinstance(error, CaseFailed)
+            detail = str(error.mismatches[0]) if error.mismatches else ""
+            try:
+                charge = diagnosis.charge_case(
+                    case.method, case.params, case.expect, answer, case.rule, case.uses, detail
+                )
+            except Exception:  # an answer of an unforeseen shape: the verdict stands without it
+                charge = Charge((case.rule,), "answer", detail)
+            report.user_properties.append((CHARGE_PROPERTY, charge.as_dict()))
         if call.excinfo.errisinstance(EngineError):
             report.user_properties.append((ENGINE_ERROR, True))
             if not isinstance(item, CaseItem):  # a table case words it in repr_failure
@@ -88,45 +116,66 @@ class Reporter:
         return None
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        rules = rules_reported(report)
-        if not rules:
+        rule = property_of(report, RULE_PROPERTY)
+        if not isinstance(rule, str):
             return  # not a suite item
+        uses = tuple(property_of(report, USES_PROPERTY) or ())
         status = outcome_of(report)
-        old = self.outcomes.get(report.nodeid, ("passed", rules))[0]
-        if SEVERITY[status] >= SEVERITY[old]:
-            self.outcomes[report.nodeid] = (status, rules)
+        old = self.outcomes.get(report.nodeid)
+        if old is None or SEVERITY[status] >= SEVERITY[old.status]:
+            charge = charge_of(report) if status == "failed" else None
+            self.outcomes[report.nodeid] = Outcome(report.nodeid, status, rule, uses, charge)
         if status == "skipped" and isinstance(report.longrepr, tuple):
             self.skips[report.nodeid] = str(report.longrepr[2]).removeprefix("Skipped: ")
 
     def per_rule(self) -> dict[str, dict[str, int]]:
-        """Rule ID -> outcome -> number of items testing it."""
+        """Rule ID -> outcome -> number of items testing it (the tested rule only)."""
         counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(STATUSES, 0))
-        for status, rules in self.outcomes.values():
-            for rule in rules:
-                counts[rule][status] += 1
+        for o in self.outcomes.values():
+            counts[o.rule][o.status] += 1
         return dict(counts)
 
     def totals(self) -> dict[str, int]:
         """Outcome -> number of items."""
         out = dict.fromkeys(STATUSES, 0)
-        for status, _ in self.outcomes.values():
-            out[status] += 1
+        for o in self.outcomes.values():
+            out[o.status] += 1
         return out
 
+    def diagnosis(self) -> list[dict[str, Any]]:
+        """The rules most likely wrong, most likely first (see ``diagnosis``)."""
+        return diagnosis.diagnose(self.outcomes.values())
+
+    def engine_info(self) -> dict[str, Any]:
+        """The engine under test: its command and, once started, its initialize name and version."""
+        state = state_of(self.config)
+        info: dict[str, Any] = {"command": state.command or REFERENCE_SHOWN}
+        info.update(state.engine_name or {})
+        return info
+
     def document(self) -> dict[str, Any]:
-        """The ``--conformance-report`` JSON: every case's outcome, rules and skip reason."""
+        """The ``--conformance-report`` JSON: the engine, every case's outcome, rule and uses, the
+        per-rule counts and the diagnosis."""
         per_rule = self.per_rule()
         cases: dict[str, dict[str, Any]] = {}
-        for node, (status, rules) in sorted(self.outcomes.items()):
-            cases[node] = {"outcome": status, "rules": list(rules)}
+        for node, o in sorted(self.outcomes.items()):
+            cases[node] = {
+                "outcome": o.status,
+                "rule": o.rule,
+                "uses": list(o.uses),
+                "rules": [o.rule, *o.uses],
+            }
             if node in self.skips:
                 cases[node]["skip"] = self.skips[node]
+            if o.charge is not None:
+                cases[node]["charge"] = o.charge.as_dict()
         return {
             "format": REPORT_FORMAT,
-            "engine": self.config.getoption("engine") or "reference",
+            "engine": self.engine_info(),
             "variants": self.config.getoption("variant") or "all",
             "totals": self.totals(),
             "rules": {r: per_rule[r] for r in sorted(per_rule)},
+            "diagnosis": self.diagnosis(),
             "cases": cases,
         }
 
@@ -135,24 +184,51 @@ class Reporter:
             return
         per_rule = self.per_rule()
         totals = self.totals()
-        bad = sorted(r for r, c in per_rule.items() if c["failed"] or c["errored"] or c["skipped"])
+        failing = sorted(
+            (r for r, c in per_rule.items() if c["failed"] or c["errored"]),
+            key=lambda r: (-per_rule[r]["failed"] - per_rule[r]["errored"], r),
+        )
+        skipped_only = sorted(
+            r for r, c in per_rule.items() if r not in failing and c["skipped"] and not c["passed"]
+        )
+        partly = sorted(
+            r for r, c in per_rule.items() if r not in failing and c["skipped"] and c["passed"]
+        )
         tr = terminalreporter
         tr.write_sep("=", "conformance by rule")
-        if bad:
-            width = max(len(r) for r in bad)
+        tr.write_line(f"engine: {self.engine_line()}")
+        if failing:
+            width = max(len(r) for r in failing)
             tr.write_line(f"{'rule':<{width}}  failed  errored  skipped  passed")
-            for rule in bad:
+            for rule in failing:
                 c = per_rule[rule]
                 tr.write_line(
                     f"{rule:<{width}}  {c['failed']:>6}  {c['errored']:>7}  {c['skipped']:>7}  "
                     f"{c['passed']:>6}"
                 )
+        if partly:
+            tr.write_line(f"passing, with skipped cases: {', '.join(partly)}")
+        if skipped_only:
+            tr.write_line(f"skipped only: {', '.join(skipped_only)}")
+        found = self.diagnosis()
+        if found:
+            tr.write_sep("-", "diagnosis: rules most likely wrong")
+            for line in diagnosis.render(found):
+                tr.write_line(line)
         path = config.getoption("conformance_report")
         if path:
             text = json.dumps(self.document(), indent=1) + "\n"
             Path(path).write_text(text, encoding="utf-8")
+        passing = len(per_rule) - len(failing) - len(skipped_only)
         tr.write_line(
             f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
             f"{totals['failed']} failed, {totals['errored']} errored, {totals['skipped']} skipped; "
-            f"{len(per_rule)} rules exercised, {len(bad)} with a case not passing"
+            f"{len(per_rule)} rules tested: {len(failing)} with a failure or error, "
+            f"{passing} passing, {len(skipped_only)} only skipped"
         )
+
+    def engine_line(self) -> str:
+        """The engine under test in one line: name, version and command."""
+        info = self.engine_info()
+        name = f"{info['name']} {info.get('version', '')}".strip() if "name" in info else "?"
+        return f"{name} ({info['command']})"

@@ -4,13 +4,23 @@ seen. Nothing is kept in module globals, so several runs in one process stay apa
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import pytest
 
-from pinochle_adapters.client import Engine, EngineError, load_server, open_engine, open_in_process
+from pinochle_adapters.client import (
+    Engine,
+    EngineError,
+    StartupFailed,
+    load_server,
+    open_engine,
+    open_in_process,
+)
 
 REFERENCE_SERVER = "pinochle_adapters.reference:server"
 """The reference engine's server, loaded by name: the runner never imports the rules."""
+REFERENCE_SHOWN = f"in-process {REFERENCE_SERVER}"
+"""How reports name the command of the reference engine (no ``--engine``)."""
 
 
 @dataclass
@@ -23,6 +33,8 @@ class RunState:
     validate: bool
     case_ids: dict[str, str] = field(default_factory=dict)
     """Case ID -> ``file:line`` of the first case with that ID."""
+    engine_name: dict[str, Any] | None = None
+    """The engine's ``initialize`` answer ``engine`` (name, version), once it has started."""
     _engine: Engine | None = None
     _error: EngineError | None = None
 
@@ -44,6 +56,15 @@ class RunState:
             except EngineError as e:
                 self._error = e
                 raise
+            if self._engine.info is None:
+                # The engine could not start: one more call tries again and raises StartupFailed
+                # with the reason and the engine's stderr (the client keeps them for the call).
+                try:
+                    self._engine.call("card_points", PROBE)
+                except EngineError as e:
+                    self._error = e if isinstance(e, StartupFailed) else StartupFailed(str(e))
+                    raise self._error from None
+            self.engine_name = dict((self._engine.info or {}).get("engine") or {})
         return self._engine
 
     def close(self) -> None:
@@ -52,6 +73,9 @@ class RunState:
         if engine is not None:
             engine.close()
 
+
+PROBE: dict[str, Any] = {"variant": "double-deck", "options": {}, "cards": [], "last_trick": False}
+"""A harmless request that makes a client start its engine again, to learn why it cannot."""
 
 _STATE = pytest.StashKey[RunState]()
 

@@ -1,9 +1,13 @@
-"""Tags and marks: rule-ID, variant and option tags of the features become the marks the table
-cases carry (``rule(id=...)``, ``variant(id=...)``); ``-m`` and ``--variant`` select both alike."""
+"""Tags and marks: a scenario's rule-ID tag (its one tested rule), ``@uses:ID``, variant and option
+tags become the marks table cases carry (``rule``, ``uses``, ``variant``); ``-m`` selects alike.
+
+A Scenario Outline whose rows test different rules tags each Examples block with its rule ID
+instead of the scenario, so one row's rule never spreads to its siblings.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -15,13 +19,17 @@ from specdata import FEATURES_DIR, RULE_ID, variant_ids
 from .tables import CaseItem
 
 MARKERS = (
-    "rule(id): the rule ID a case tests (generated from tags)",
+    "rule(id): the one rule ID a case tests (generated from tags)",
+    "uses(id): a rule ID the case's expected answer also relies on (from @uses:ID tags)",
     "variant(id): the variant a case applies to (generated from tags)",
     "negative: the case shows a rule refusing or denying something",
     "option(name, value): an option the scenario sets (from @option:name=value tags)",
 )
-RULES_PROPERTY = "rules"
-"""User property of a suite item's reports: the rule IDs it tests (it crosses xdist workers)."""
+RULE_PROPERTY = "rule"
+"""User property of a suite item's reports: the rule ID it tests (it crosses xdist workers)."""
+USES_PROPERTY = "uses"
+"""User property of a suite item's reports: the rule IDs its expected answer also relies on."""
+USES_PREFIX = "uses:"
 
 
 @cache
@@ -41,9 +49,13 @@ def check_variant_option(chosen: list[str]) -> None:
 
 
 def apply_tag(tag: str, function: Callable[..., Any]) -> bool | None:
-    """Mark a scenario for a rule-ID, variant or ``option:name=value`` tag (None: not ours)."""
+    """Mark a scenario for a rule-ID, ``uses:ID``, variant or ``option:name=value`` tag (None: not
+    ours)."""
     if RULE_ID.fullmatch(tag):
         pytest.mark.rule(id=tag)(function)
+        return True
+    if tag.startswith(USES_PREFIX) and RULE_ID.fullmatch(tag.removeprefix(USES_PREFIX)):
+        pytest.mark.uses(id=tag.removeprefix(USES_PREFIX))(function)
         return True
     if tag in known_variants():
         pytest.mark.variant(id=tag)(function)
@@ -65,22 +77,42 @@ def is_suite_item(item: pytest.Item) -> bool:
     return isinstance(item, CaseItem) or item.path.resolve().is_relative_to(_suite_dir())
 
 
-def rules_of(item: pytest.Item) -> tuple[str, ...]:
-    """The rule IDs an item's marks name, sorted."""
-    return tuple(sorted({m.kwargs["id"] for m in item.iter_markers("rule") if "id" in m.kwargs}))
+def example_marker_lines(rule_ids: Iterable[str]) -> list[str]:
+    """Marker lines for rule IDs used as Examples tags (pytest-bdd makes each a bare mark)."""
+    return [f"{rule}: rows of a Scenario Outline that test {rule}" for rule in rule_ids]
 
 
+def rule_of(item: pytest.Item) -> str | None:
+    """The one rule an item tests: its Examples block's rule tag, else its ``rule`` mark."""
+    for mark in item.iter_markers():
+        if RULE_ID.fullmatch(mark.name):
+            return mark.name
+    tested = [m.kwargs["id"] for m in item.iter_markers("rule") if "id" in m.kwargs]
+    return tested[0] if tested else None
+
+
+def uses_of(item: pytest.Item, rule: str | None) -> tuple[str, ...]:
+    """The rules an item's expected answer also relies on (its ``uses`` marks), sorted."""
+    found = {m.kwargs["id"] for m in item.iter_markers("uses") if "id" in m.kwargs}
+    return tuple(sorted(found - {rule}))
+
+
+@pytest.hookimpl(tryfirst=True)
 def select(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Give each suite item its rules property; drop those of variants ``--variant`` left out."""
+    """Give each suite item its rule and uses (marks and properties); drop the variants
+    ``--variant`` left out. Runs before ``-m`` so Examples-level rules are selectable."""
     chosen = set(config.getoption("variant") or [])
     keep, drop = [], []
     for item in items:
         if not is_suite_item(item):
             keep.append(item)
             continue
-        rules = rules_of(item)
-        if rules:
-            item.user_properties.append((RULES_PROPERTY, rules))
+        rule = rule_of(item)
+        if rule is not None:
+            if rule not in {m.kwargs.get("id") for m in item.iter_markers("rule")}:
+                item.add_marker(pytest.mark.rule(id=rule))
+            item.user_properties.append((RULE_PROPERTY, rule))
+            item.user_properties.append((USES_PROPERTY, uses_of(item, rule)))
         variants = {m.kwargs.get("id") for m in item.iter_markers("variant")}
         if chosen and variants and not variants & chosen:
             drop.append(item)

@@ -27,14 +27,16 @@ class SuiteRun:
     returncode: int
     outcomes: dict[str, dict[str, Any]]
     output: str
+    diagnosis: list[dict[str, Any]]
+    """The report's ``diagnosis``: the rules most likely wrong, most likely first."""
 
     def items(self, outcome: str) -> set[str]:
         """Node ids of the items with this outcome."""
         return {node for node, o in self.outcomes.items() if o["outcome"] == outcome}
 
     def rules_of(self, nodes: set[str]) -> set[str]:
-        """Every rule ID the given items test."""
-        return {rule for node in nodes for rule in self.outcomes[node]["rules"]}
+        """The rule ID each of the given items tests (its uses are not counted)."""
+        return {self.outcomes[node]["rule"] for node in nodes}
 
     def tail(self, lines: int = 40) -> str:
         """The last lines of the child's output, for assertion messages."""
@@ -62,9 +64,11 @@ def run_suite(
             timeout=RUN_TIMEOUT,
             check=False,
         )
-        outcomes = (
-            json.loads(report_file.read_text(encoding="utf-8"))["cases"]
-            if report_file.exists()
-            else {}
-        )
-    return SuiteRun(engine, done.returncode, outcomes, done.stdout + done.stderr)
+        report = json.loads(report_file.read_text(encoding="utf-8")) if report_file.exists() else {}
+    return SuiteRun(
+        engine,
+        done.returncode,
+        report.get("cases", {}),
+        done.stdout + done.stderr,
+        report.get("diagnosis", []),
+    )

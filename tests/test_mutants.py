@@ -1,4 +1,5 @@
-"""The suite has teeth: each wrong engine of tests/mutants fails it on the rule it misreads.
+"""The suite has teeth: each wrong engine of tests/mutants fails it on the rule it misreads, and
+the diagnosis names that rule first.
 
 Each mutant is served as a subprocess engine (``python -m tests.mutants NAME``) and the
 conformance suite runs against it, narrowed to the variants concerned. The control, the
@@ -58,4 +59,9 @@ def test_mutant_is_caught(mutant: Mutant) -> None:
     assert mutant.caught_by in run.rules_of(wrong), (
         f"{mutant.name} misreads {mutant.caught_by}, but no case of that rule failed; "
         f"failing rules: {sorted(run.rules_of(caught))}"
+    )
+    suspects = [entry["rule"] for entry in run.diagnosis]
+    assert suspects[:1] == [mutant.caught_by], (
+        f"{mutant.name} misreads {mutant.caught_by}, but the diagnosis suspects "
+        f"{suspects[:5]} first"
     )

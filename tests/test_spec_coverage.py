@@ -1,11 +1,12 @@
-"""The spec's coverage: every rule has a positive and a negative case per variant, every name a
-table or tag uses is known, and the generated documents are up to date."""
+"""The spec's coverage: every case tests one rule, every rule has a positive and a negative case
+(counting the tested rule only) per variant, every name used is known, the documents are fresh."""
 
 from __future__ import annotations
 
 import pytest
 
 from pytest_pinochle import catalogue as coverage
+from pytest_pinochle.tables import load_cases
 from specdata import RULE_ID, variant_ids
 
 RULES = coverage.load_catalogue()
@@ -32,15 +33,34 @@ def test_every_feature_tag_is_a_rule_variant_or_known_flag() -> None:
     bad = []
     for path in coverage.feature_paths():
         for sc in coverage.feature_scenarios(path):
-            for tag in sc.tags:
-                if RULE_ID.fullmatch(tag):
-                    if tag not in RULES:
+            for tag in {t for row in sc.rows for t in row}:
+                rule = tag.removeprefix("uses:")
+                if RULE_ID.fullmatch(rule):
+                    if rule not in RULES:
                         bad.append(f"{sc.file}:{sc.line}: unknown rule @{tag}")
                 elif tag not in variants and tag != "negative" and not tag.startswith("option:"):
                     bad.append(f"{sc.file}:{sc.line}: unknown tag @{tag}")
             if not variants & set(sc.tags):
                 bad.append(f"{sc.file}:{sc.line}: scenario {sc.name!r} has no variant tag")
     assert not bad, "\n".join(bad)
+
+
+def test_every_scenario_row_tests_one_rule() -> None:
+    """One tested rule per item: a scenario's rule tag, or its Examples block's (never both), so
+    a failure is charged to one rule and an outline's tags never spread to sibling rows."""
+    bad = []
+    for path in coverage.feature_paths():
+        for sc in coverage.feature_scenarios(path):
+            for row in sc.rows:
+                tested = [t for t in row if RULE_ID.fullmatch(t)]
+                if len(tested) != 1:
+                    bad.append(f"{sc.file}:{sc.line}: {sc.name!r} tests {tested or 'no rule'}")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_table_case_tests_one_rule_it_does_not_also_use() -> None:
+    for case in load_cases():
+        assert RULE_ID.fullmatch(case.rule) and case.rule not in case.uses, case.where
 
 
 @pytest.mark.parametrize("variant", variant_ids())

@@ -1,0 +1,377 @@
+"""Which rules an engine most likely gets wrong: each failure is charged to one rule (a whole hand
+to the rule of its first divergence in play order), rules whose own cases all pass are cleared.
+
+A case's failure is charged to the rule it tests; a ``play_hand`` case is charged to the rule of
+the first point where the engine's hand leaves the expected one: the first action refused or
+wrongly accepted, then the auction's result, the outcome, each seat's meld, each trick in order,
+card points, scores. Rules are then ranked by the failures charged to them against the passes of
+their own cases, so a rule broken everywhere comes before one that fails only now and then.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from specdata import RULE_ID
+
+MELD_ITEM_RULES = (
+    "MELD-RUN",
+    "MELD-ROYAL-MARRIAGE",
+    "MELD-MARRIAGE",
+    "MELD-DIX",
+    "MELD-PINOCHLE",
+    "MELD-AROUNDS",
+    "MELD-TENS-AROUND",
+    "MELD-ROUNDHOUSE",
+    "MELD-TYPES",
+    "MELD-ONE-HAND",
+)
+"""The rules that decide a seat's meld total."""
+EVIDENCE_LIMIT = 3
+"""How many failures each suspect quotes as evidence."""
+
+
+@dataclass(frozen=True)
+class Charge:
+    """Where one failure points: the rules that may be wrong (most likely first) and why."""
+
+    rules: tuple[str, ...]
+    at: str
+    """Where the answer first differs (``trick 3 winner``, ``melds``, ``action 8 (play Kc)``)."""
+    detail: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rules[0],
+            "also": list(self.rules[1:]),
+            "at": self.at,
+            **({"detail": self.detail} if self.detail else {}),
+        }
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One item's verdict as the diagnosis sees it."""
+
+    node: str
+    status: str
+    """passed, failed, errored or skipped."""
+    rule: str
+    uses: tuple[str, ...] = ()
+    charge: Charge | None = None
+
+
+@dataclass
+class Suspect:
+    """A rule that may be wrong, with what speaks for it."""
+
+    rule: str
+    weight: float = 0.0
+    direct: bool = False
+    """A case that asks about this rule alone (not a whole hand) fails: direct evidence."""
+    failed: int = 0
+    passed: int = 0
+    evidence: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def score(self) -> float:
+        # Ochiai's ratio without the constant factor: failures charged against the passes of the
+        # rule's own cases, so a rule that fails 9 cases of 10 outranks one failing 9 of 90.
+        return self.weight / math.sqrt(self.weight + self.passed) if self.weight else 0.0
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "score": round(self.score, 3),
+            "direct": self.direct,
+            "own_cases": {"failed": self.failed, "passed": self.passed},
+            "evidence": self.evidence,
+        }
+
+
+# --- charging one failure -----------------------------------------------------------------------
+
+
+def _action_rule(action: str) -> str:
+    """The rule an action of this kind is refused under (CONTRIBUTING.md, "Engine actions")."""
+    kind = action.split(" ", 1)[0]
+    return {
+        "bid": "AUCTION-HIGHER",
+        "pass": "AUCTION-PASS-FINAL",
+        "trump": "TRUMP-CALL",
+        "give": "PASS-CARDS",
+        "throw-in": "SCORE-THROW-IN",
+        "play-on": "SCORE-THROW-IN",
+        "play": "PLAY-FOLLOW",
+    }.get(kind, "PLAY-TURN")
+
+
+def _family(
+    rules: Sequence[str], prefixes: tuple[str, ...], fallback: Sequence[str]
+) -> tuple[str, ...]:
+    chosen = [r for r in rules if r.startswith(prefixes)]
+    return tuple(dict.fromkeys([*chosen, *fallback]))
+
+
+def _refusal(
+    expected: Mapping[str, Any] | None, answered: Mapping[str, Any] | None, actions: Sequence[str]
+) -> Charge | None:
+    """The first action refused by one side only (or refused under another rule)."""
+
+    def index(x: Mapping[str, Any] | None) -> float:
+        if x is None:
+            return math.inf
+        i = x.get("index")
+        return -1 if i is None else float(i)
+
+    e, a = index(expected), index(answered)
+    if e == a == math.inf:
+        return None
+
+    def name(i: float) -> str:
+        if i < 0:
+            return "the deal"
+        return f"action {int(i)} ({actions[int(i)]})" if i < len(actions) else f"action {int(i)}"
+
+    if a < e:  # the engine refused an action the rules allow
+        assert answered is not None
+        said = str(answered.get("rule") or "")
+        own = said if RULE_ID.fullmatch(said) else None
+        where = int(a) if 0 <= a < len(actions) else None
+        by_kind = _action_rule(actions[where]) if where is not None else "DEAL-HANDS"
+        rules = tuple(dict.fromkeys(r for r in (own, by_kind) if r))
+        return Charge(rules, name(a), f"refused by the engine under {said or 'no rule'}")
+    assert expected is not None
+    rule = str(expected.get("rule") or "")
+    if e < a:  # the engine accepted an action the rules refuse
+        return Charge((rule,), name(e), "accepted by the engine; the rules refuse it")
+    said = str((answered or {}).get("rule") or "")
+    if said != rule and RULE_ID.fullmatch(rule):
+        return Charge((rule,), name(e), f"refused under {said or 'no rule'}, not {rule}")
+    return None
+
+
+def _trick_rules(trick: Mapping[str, Any]) -> tuple[str, ...]:
+    """TRICK-IDENTICAL when the expected winning card has a twin in the trick, else TRICK-WINNER."""
+    cards = list(trick.get("cards") or [])
+    leader = trick.get("leader")
+    winner = trick.get("winner")
+    if isinstance(leader, int) and isinstance(winner, int) and cards:
+        position = (winner - leader) % 4
+        if position < len(cards) and cards.count(cards[position]) > 1:
+            return ("TRICK-IDENTICAL", "TRICK-WINNER")
+    return ("TRICK-WINNER", "TRICK-IDENTICAL")
+
+
+def _outcome_charge(
+    expect: Mapping[str, Any], answer: Mapping[str, Any], rules: Sequence[str]
+) -> Charge:
+    pair = {str(expect["outcome"]), str(answer.get("outcome"))}
+    forced = "SCORE-FORCED-THROW-IN" if "SCORE-FORCED-THROW-IN" in rules else "SCORE-THROW-IN"
+    by_outcome = {
+        "no_marriage": "TRUMP-NO-MARRIAGE",
+        "meld_short": "MELD-SHORT-BIDDER",
+        "thrown_in": forced,
+    }
+    found = tuple(by_outcome[o] for o in sorted(pair) if o in by_outcome) or ("SCORE-THROW-IN",)
+    return Charge(found, "outcome", f"expected {expect['outcome']}, engine {answer.get('outcome')}")
+
+
+def hand_divergence(
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    actions: Sequence[str],
+    rule: str,
+    uses: Sequence[str] = (),
+) -> Charge | None:
+    """The first point, in play order, where a ``play_hand`` answer leaves the expected one."""
+    rules = (rule, *uses)
+    deferred = None
+    if "first_illegal" in expect or "legal" in expect:
+        charge = _refusal(expect.get("first_illegal"), answer.get("first_illegal"), actions)
+        if charge is not None and not charge.detail.startswith("refused under"):
+            return charge
+        # Both refuse the same action under different rules: the engine's state may have left
+        # the expected one earlier (a meld that ends the hand); that point is charged if found.
+        deferred = charge
+    found = _state_divergence(expect, answer, rules)
+    return found if found is not None else deferred
+
+
+def _state_divergence(
+    expect: Mapping[str, Any], answer: Mapping[str, Any], rules: Sequence[str]
+) -> Charge | None:
+    """The first divergence of the hand's state, in play order, after the actions' verdicts."""
+    rule = rules[0]
+
+    def differs(key: str) -> bool:
+        return key in expect and expect[key] != answer.get(key)
+
+    for key, fallback in (("bidder", "AUCTION-END"), ("contract", "AUCTION-END")):
+        if differs(key):
+            found = _family(rules, ("AUCTION-",), [fallback])
+            return Charge(found, key, f"expected {expect[key]}, engine {answer.get(key)}")
+    if differs("trump"):
+        return Charge(
+            ("TRUMP-CALL",), "trump", f"expected {expect['trump']}, engine {answer.get('trump')}"
+        )
+    # The outcome is decided in play order too: no marriage right after the auction, the meld
+    # short and the throw-in only once meld is known (so a meld divergence comes first).
+    if differs("outcome") and "no_marriage" in (expect["outcome"], answer.get("outcome")):
+        return _outcome_charge(expect, answer, rules)
+    # Which meld is counted wrong does not show in a seat's total: every meld rule is named, the
+    # case's own first; the diagnosis clears those whose own cases all pass.
+    meld_rules = _family(rules, MELD_ITEM_RULES, MELD_ITEM_RULES)
+    if isinstance(expect.get("meld"), list) and isinstance(answer.get("meld"), list):
+        for seat, (want, got) in enumerate(zip(expect["meld"], answer["meld"], strict=False)):
+            if want != got:
+                return Charge(meld_rules, f"seat {seat} meld", f"expected {want}, engine {got}")
+    if differs("aces_around"):
+        return Charge(("MELD-ACES-DECLARED",), "aces_around", "")
+    if differs("team_meld"):
+        found = _family(rules, ("MELD-MINIMUM", "MELD-ONE-HAND"), ["MELD-MINIMUM"])
+        return Charge(
+            found, "team meld", f"expected {expect['team_meld']}, engine {answer.get('team_meld')}"
+        )
+    if differs("outcome"):
+        return _outcome_charge(expect, answer, rules)
+    if isinstance(expect.get("tricks"), list):
+        got_tricks = answer.get("tricks") or []
+        for number, want in enumerate(expect["tricks"], start=1):
+            got = got_tricks[number - 1] if number - 1 < len(got_tricks) else {}
+            if want.get("leader") != got.get("leader"):
+                lead = ("PLAY-LEAD",) if number == 1 else ("TRICK-WINNER",)
+                return Charge(lead, f"trick {number} leader", f"expected seat {want.get('leader')}")
+            if want.get("cards") != got.get("cards"):
+                return Charge(("PLAY-TURN",), f"trick {number} cards", f"engine {got.get('cards')}")
+            if want.get("winner") != got.get("winner"):
+                return Charge(
+                    _trick_rules(want),
+                    f"trick {number} winner",
+                    f"{' '.join(want.get('cards') or [])}: expected seat {want.get('winner')}, "
+                    f"engine {got.get('winner')}",
+                )
+    elif differs("tricks"):  # null expected (no trick is played) against some tricks
+        return Charge((rule,), "tricks", f"expected {expect['tricks']}")
+    if differs("tricks_won"):
+        return Charge(("TRICK-WINNER",), "tricks won", "")
+    if differs("card_points") and isinstance(expect["card_points"], list):
+        want_points, got_points = expect["card_points"], answer.get("card_points") or [None, None]
+        one_side = sum(w != g for w, g in zip(want_points, got_points, strict=False)) == 1
+        found = (
+            ("POINTS-LAST-TRICK", "POINTS-COUNTERS")
+            if one_side
+            else ("POINTS-COUNTERS", "POINTS-LAST-TRICK")
+        )
+        return Charge(found, "card points", f"expected {want_points}, engine {got_points}")
+    score_rules = _family(rules, ("SCORE-", "MELD-MINIMUM"), ["SCORE-MADE", "SCORE-SET"])
+    for key in ("delta", "scores"):
+        if differs(key):
+            return Charge(score_rules, key, f"expected {expect[key]}, engine {answer.get(key)}")
+    if differs("game_winner"):
+        found = _family(rules, ("GAME-",), ["GAME-TARGET"])
+        return Charge(
+            found,
+            "game winner",
+            f"expected {expect['game_winner']}, engine {answer.get('game_winner')}",
+        )
+    for key in expect:
+        if differs(key):
+            return Charge((rule,), key, "")
+    return None
+
+
+def charge_case(
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    rule: str,
+    uses: Sequence[str] = (),
+    detail: str = "",
+) -> Charge:
+    """The charge of a failed table case: a whole hand's first divergence, else its own rule."""
+    if method == "play_hand":
+        found = hand_divergence(expect, answer, list(params.get("actions") or []), rule, uses)
+        if found is not None:
+            return found
+    return Charge((rule,), "answer", detail)
+
+
+# --- ranking ------------------------------------------------------------------------------------
+
+
+def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
+    """The rules likely wrong, likeliest first; rules whose own cases all pass are cleared."""
+    items = list(outcomes)
+    own_run: Counter[str] = Counter()
+    own_passed: Counter[str] = Counter()
+    own_failed: Counter[str] = Counter()
+    # An engine error says little about a rule (a crash, a refused request): errors are weighed
+    # only when nothing failed outright, and never clear or convict a rule's own cases.
+    convicting = ("failed",) if any(o.status == "failed" for o in items) else ("failed", "errored")
+    for o in items:
+        if o.status not in ("passed", *convicting):
+            continue
+        own_run[o.rule] += 1
+        if o.status == "passed":
+            own_passed[o.rule] += 1
+        elif o.charge is None or o.rule in o.charge.rules[:1]:
+            own_failed[o.rule] += 1
+    cleared = {r for r in own_run if own_failed[r] == 0 and own_passed[r] > 0}
+    suspects: dict[str, Suspect] = defaultdict(lambda: Suspect(""))
+    for o in items:
+        if o.status not in convicting:
+            continue
+        charge = o.charge or Charge((o.rule,), "engine error", "")
+        named = list(charge.rules)
+        if charge.at == "answer":
+            # A wrong answer of a plain case may come from a rule it relies on that fails its own
+            # cases too: that rule shares the charge.
+            named += [u for u in o.uses if own_failed[u]]
+        # Cleared rules drop out; so do rules with no case of their own in this run (a family
+        # named by a whole hand, such as the dix in double-deck), unless nothing else is left.
+        open_rules = [r for r in dict.fromkeys(named) if r not in cleared]
+        live = [r for r in open_rules if own_run[r]] or open_rules or [o.rule]
+        # The first rule named is the likeliest: it takes twice the share of each other one.
+        shares = [2.0 if i == 0 else 1.0 for i in range(len(live))]
+        for r, share in zip(live, shares, strict=True):
+            s = suspects[r]
+            s.rule = r
+            s.weight += share / sum(shares)
+            if len(s.evidence) < EVIDENCE_LIMIT:
+                s.evidence.append({"case": o.node, **charge.as_dict()})
+    for o in items:
+        plain = o.charge is None or o.charge.at == "answer"
+        if plain and o.status in convicting and o.rule in suspects:
+            suspects[o.rule].direct = True
+    for r, s in suspects.items():
+        s.failed, s.passed = own_failed[r], own_passed[r]
+    # A rule convicted by a case of its own that asks about it alone comes before rules only a
+    # whole hand points at: a hand's divergence can follow from a state it left unchecked.
+    ranked = sorted(suspects.values(), key=lambda s: (not s.direct, -s.score, -s.weight, s.rule))
+    return [s.as_dict() for s in ranked]
+
+
+def render(diagnosis: Sequence[Mapping[str, Any]], limit: int = 5) -> list[str]:
+    """The diagnosis as terminal lines: each suspect with its score and first evidence."""
+    lines = []
+    for n, entry in enumerate(diagnosis[:limit], start=1):
+        own = entry["own_cases"]
+        how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
+        lines.append(
+            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases {own['failed']} "
+            f"failed, {own['passed']} passed)"
+        )
+        for ev in entry["evidence"][:2]:
+            text = f"   - {ev['case']}: {ev['at']}"
+            if ev.get("detail"):
+                text += f": {ev['detail']}"
+            lines.append(text[:160])
+    if len(diagnosis) > limit:
+        lines.append(f"   ... {len(diagnosis) - limit} more suspects in the JSON report")
+    return lines

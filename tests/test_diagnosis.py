@@ -1,0 +1,114 @@
+"""The diagnosis: a whole hand is charged to the rule of its first divergence in play order, and a
+rule whose own cases all pass is cleared (pytest_pinochle/diagnosis.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pytest_pinochle.diagnosis import Charge, Outcome, charge_case, diagnose, hand_divergence
+
+TRICKS = [
+    {"leader": 0, "cards": ["Kc", "Jc", "Qc", "Tc"], "winner": 3},
+    {"leader": 3, "cards": ["Ac", "Jc", "Ac", "Kc"], "winner": 3},
+]
+EXPECT: dict[str, Any] = {
+    "legal": True,
+    "first_illegal": None,
+    "bidder": 0,
+    "contract": 60,
+    "outcome": "played",
+    "meld": [22, 12, 18, 12],
+    "tricks": TRICKS,
+    "card_points": [10, 40],
+    "delta": [-60, 40],
+}
+ACTIONS = ["bid 60", "pass", "pass", "pass", "trump h", "play-on", "play Kc"]
+
+
+def answer(**changes: Any) -> dict[str, Any]:
+    return {**EXPECT, **changes}
+
+
+def test_an_equal_answer_has_no_divergence() -> None:
+    assert hand_divergence(EXPECT, answer(), ACTIONS, "SCORE-MADE") is None
+
+
+def test_a_refused_legal_action_is_charged_to_the_rule_the_engine_named() -> None:
+    refused = {"index": 6, "rule": "PLAY-CRAWL", "message": "must beat"}
+    charge = hand_divergence(EXPECT, answer(legal=False, first_illegal=refused), ACTIONS, "X-Y")
+    assert charge is not None and charge.rules[0] == "PLAY-CRAWL"
+    assert charge.at == "action 6 (play Kc)"
+
+
+def test_a_wrongly_accepted_action_is_charged_to_the_rule_that_refuses_it() -> None:
+    expect = {**EXPECT, "legal": False, "first_illegal": {"index": 1, "rule": "AUCTION-TURN"}}
+    charge = hand_divergence(expect, answer(), ACTIONS, "AUCTION-TURN")
+    assert charge is not None and charge.rules == ("AUCTION-TURN",)
+
+
+def test_the_first_divergence_wins_over_later_ones() -> None:
+    wrong_trick = [TRICKS[0], {**TRICKS[1], "winner": 1}]
+    charge = hand_divergence(
+        EXPECT, answer(tricks=wrong_trick, card_points=[30, 20]), ACTIONS, "SCORE-MADE"
+    )
+    assert charge is not None and charge.at == "trick 2 winner"
+
+
+def test_a_trick_won_by_the_later_identical_card_charges_trick_identical() -> None:
+    wrong = [TRICKS[0], {**TRICKS[1], "winner": 1}]  # Ac twice: the first played wins
+    charge = hand_divergence(EXPECT, answer(tricks=wrong), ACTIONS, "SCORE-MADE")
+    assert charge is not None and charge.rules[0] == "TRICK-IDENTICAL"
+    plain = [{**TRICKS[0], "winner": 1}, TRICKS[1]]
+    charge = hand_divergence(EXPECT, answer(tricks=plain), ACTIONS, "SCORE-MADE")
+    assert charge is not None and charge.rules[0] == "TRICK-WINNER"
+
+
+def test_meld_comes_before_a_meld_short_outcome() -> None:
+    charge = hand_divergence(
+        EXPECT,
+        answer(outcome="meld_short", meld=[2, 12, 8, 12]),
+        ACTIONS,
+        "MELD-SHORT-BIDDER",
+        ["MELD-AROUNDS"],
+    )
+    assert charge is not None and charge.at == "seat 0 meld"
+    # A seat's total is decided by the meld rules, not by the short-bidder rule the case tests.
+    assert charge.rules[0] == "MELD-AROUNDS" and "MELD-SHORT-BIDDER" not in charge.rules
+
+
+def test_one_side_short_by_the_bonus_points_at_the_last_trick() -> None:
+    charge = hand_divergence(EXPECT, answer(card_points=[10, 38]), ACTIONS, "SCORE-MADE")
+    assert charge is not None and charge.rules[0] == "POINTS-LAST-TRICK"
+
+
+def test_a_plain_case_is_charged_to_its_own_rule() -> None:
+    charge = charge_case("meld", {}, {"total": 4}, {"total": 2}, "MELD-ROYAL-MARRIAGE")
+    assert charge.rules == ("MELD-ROYAL-MARRIAGE",) and charge.at == "answer"
+
+
+def outcome(node: str, status: str, rule: str, charged: str | None = None) -> Outcome:
+    charge = Charge((charged,), "trick 1 winner", "") if charged else None
+    return Outcome(node, status, rule, (), charge)
+
+
+def test_a_rule_whose_own_cases_pass_is_cleared_and_the_broken_one_comes_first() -> None:
+    outcomes = [
+        outcome("w1", "failed", "TRICK-IDENTICAL"),
+        outcome("w2", "failed", "TRICK-IDENTICAL"),
+        outcome("w3", "passed", "TRICK-IDENTICAL"),
+        # A whole hand tested on SCORE-MADE whose trick 1 went wrong: charged to the trick rule.
+        outcome("h1", "failed", "SCORE-MADE", charged="TRICK-IDENTICAL"),
+        outcome("s1", "passed", "SCORE-MADE"),
+        # A crawl case fails too, but most crawl cases pass.
+        outcome("c1", "failed", "PLAY-CRAWL"),
+        *(outcome(f"c{n}", "passed", "PLAY-CRAWL") for n in range(2, 12)),
+        outcome("k1", "skipped", "MELD-RUN"),
+    ]
+    found = [d["rule"] for d in diagnose(outcomes)]
+    assert found == ["TRICK-IDENTICAL", "PLAY-CRAWL"]
+
+
+def test_a_null_expected_field_is_compared_without_error() -> None:
+    expect = {**EXPECT, "tricks": None, "meld": None, "card_points": None}
+    charge = hand_divergence(expect, answer(tricks=[], delta=[0, 0]), ACTIONS, "SCORE-THROW-IN")
+    assert charge is not None and charge.at == "tricks"
