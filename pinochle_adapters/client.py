@@ -27,8 +27,7 @@ from typing import Any, Protocol
 import specdata
 
 from . import protocol
-from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION
-from .sdk import UNSUPPORTED
+from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, UNSUPPORTED
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds an engine has to answer one request (``--engine-timeout``)."""
@@ -888,8 +887,8 @@ def open_engine(
     ``timeout`` bounds each request (seconds). Every result is checked against the method's
     schema; ``validate=True`` also checks every request the suite sends.
 
-    Transitional: None or ``"reference"`` still opens ``pinochle_adapters.reference:server`` in-process
-    (by name); callers should use ``open_in_process(load_server(...))``.
+    Transitional: None or ``"reference"`` still opens ``pinochle_adapters.reference:server``
+    in-process (by name); callers should use ``open_in_process(load_server(...))``.
     """
     if command is None or command.strip() == "reference":
         server = load_server("pinochle_adapters.reference:server")

@@ -51,6 +51,10 @@ INVALID_PARAMS = -32602
 """Malformed params: a bad card code, an unknown variant or option, a missing field."""
 INTERNAL_ERROR = -32603
 """The engine failed while answering."""
+UNSUPPORTED = -32001
+"""Not one of JSON-RPC's: "this engine does not support that request" (spec/protocol.md,
+"Capabilities"); the suite skips the case with the message instead of erroring it."""
+
 
 ERROR_NAMES = {
     PARSE_ERROR: "parse error",
@@ -58,6 +62,7 @@ ERROR_NAMES = {
     METHOD_NOT_FOUND: "method not found",
     INVALID_PARAMS: "invalid params",
     INTERNAL_ERROR: "internal error",
+    UNSUPPORTED: "unsupported",
 }
 
 SCHEMA_DIR = specdata.SCHEMA_DIR / "protocol"

@@ -23,6 +23,7 @@ from .protocol import (
     PARSE_ERROR,
     PROTOCOL_VERSION,
     RULE_METHODS,
+    UNSUPPORTED,
     shorten,
 )
 
@@ -35,11 +36,6 @@ VariantsDecl = Mapping[str, Mapping[str, Sequence[str]]] | Sequence[Mapping[str,
 
 class InvalidParams(ValueError):
     """Raise from an engine method to answer -32602 with this message."""
-
-
-UNSUPPORTED = -32001
-"""JSON-RPC error code meaning "this engine does not support that request" (spec/protocol.md,
-"Capabilities"): the suite skips the case with the message instead of erroring it."""
 
 
 class Unsupported(Exception):

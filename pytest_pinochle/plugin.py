@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+import specdata
 from pinochle_adapters.client import Engine, EngineError, Unsupported
 
 from . import catalogue, tags
@@ -70,6 +71,11 @@ def pytest_configure(config: pytest.Config) -> None:
     for line in (*tags.MARKERS, *tags.example_marker_lines(catalogue.load_catalogue())):
         config.addinivalue_line("markers", line)
     tags.check_variant_option(config.getoption("variant") or [])
+    try:
+        # A broken variant file is the suite's fault, never the engine's: one line, usage exit.
+        specdata.check_variants()
+    except specdata.DataFileError as err:
+        raise pytest.UsageError(str(err)) from None
     start_run(
         config,
         engine_command(config.getoption("engine")),
