@@ -39,8 +39,18 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a whole game between simple bots and log it")
-    play.add_argument("--variant", default="double-deck", choices=variant_ids())
-    play.add_argument("--seed", default="0", help="seed of the deals and the bots (default 0)")
+    play.add_argument(
+        "--variant",
+        default="double-deck",
+        choices=variant_ids(),
+        help="the rule system (default double-deck)",
+    )
+    play.add_argument(
+        "--seed",
+        default=0,
+        type=_seed,
+        help="integer seed of the deals and bots (default 0)",
+    )
     play.add_argument(
         "--option",
         action="append",
@@ -85,18 +95,19 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _seed(text: str) -> int | str:
+def _seed(text: str) -> int:
+    """A seed is an integer, so that a record's seed replays the same game everywhere."""
     try:
         return int(text)
     except ValueError:
-        return text
+        raise argparse.ArgumentTypeError(f"seed {text!r} is not an integer") from None
 
 
 def play(args: argparse.Namespace) -> int:
     """Play a seeded game between the engine's simple bots and print its log."""
     options = dict(args.option)
     rules = load_rules(args.variant, options)
-    seed = _seed(args.seed)
+    seed: int = args.seed
     state = Game(rules, seed=seed, dealer=args.dealer)
     rng = random.Random(f"bots:{seed}")
     while not state.is_terminal() and len(state.history) < args.max_hands:
@@ -111,7 +122,8 @@ def play(args: argparse.Namespace) -> int:
             f"{state.returns()[0]} / {state.returns()[1]}."
         )
     else:
-        out.append(f"No winner after {len(state.history)} hands (--max-hands).")
+        played = len(state.history)
+        out.append(f"No winner after {played} hand{'s' if played != 1 else ''} (--max-hands).")
     print("\n".join(out))
     if args.record:
         with open(args.record, "w", encoding="utf-8") as f:

@@ -116,3 +116,18 @@ def test_suite_export_of_a_broken_table_is_one_line(
     assert cli.main(["suite", "export", "-", "--tables", str(table)]) == 2
     err = capsys.readouterr().err
     assert str(table) in err and "Traceback" not in err
+
+
+def test_a_seed_must_be_an_integer(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["play", "--seed", "abc"])
+    assert exit_.value.code == 2
+    assert "seed 'abc' is not an integer" in capsys.readouterr().err
+
+
+def test_help_names_no_internal_module(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (["--help"], ["spec", "--help"], ["suite", "--help"], ["play", "--help"]):
+        with pytest.raises(SystemExit):
+            cli.main(argv)
+        out = capsys.readouterr().out
+        assert "adapters" not in out and "``" not in out, out
