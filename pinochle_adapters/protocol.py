@@ -34,6 +34,8 @@ METHODS = (
     "auction",
     "score_hand",
     "play_hand",
+    "play_game",
+    "play_tricks",
     "shutdown",
 )
 """Every method of protocol version 1."""

@@ -11,9 +11,11 @@ from typing import Any, ClassVar, TypedDict
 
 import reference_engine
 from reference_engine import auction, cards, meld, scoring, tricks, variants
+from reference_engine.actions import parse_claims, play
 from reference_engine.auction import AuctionState, Call
 from reference_engine.cards import SUITS, card_code
 from reference_engine.errors import CardError, IllegalAction
+from reference_engine.game import GameIllegal, replay_game
 from reference_engine.hand import HandState, Illegal, replay
 from reference_engine.variants import Rules
 from specdata import variant_ids
@@ -35,6 +37,23 @@ class Violation(TypedDict):
 class FirstIllegal(TypedDict):
     """``play_hand``: the first illegal action (index null when the deal itself is refused)."""
 
+    index: int | None
+    rule: str
+    message: str
+
+
+class AuctionViolation(TypedDict):
+    """``auction``: the rule the first illegal call breaks, and that call's index in calls."""
+
+    rule: str
+    message: str
+    index: int
+
+
+class GameIllegalEntry(TypedDict):
+    """``play_game``: the first illegal step, by hand (0-based) and action index in it."""
+
+    hand: int
     index: int | None
     rule: str
     message: str
@@ -75,7 +94,7 @@ class PointsAnswer(TypedDict):
 
 class AuctionAnswer(TypedDict):
     legal: bool
-    violation: Violation | None
+    violation: AuctionViolation | None
     complete: bool
     next_seat: int | None
     winner: int | None
@@ -97,6 +116,18 @@ class TrickEntry(TypedDict):
     winner: int
 
 
+class PointedTrick(TrickEntry):
+    points: int
+
+
+class PlayTricksAnswer(TypedDict):
+    legal: bool
+    first_illegal: FirstIllegal | None
+    tricks: list[PointedTrick]
+    card_points: list[int]
+    tricks_won: list[int]
+
+
 class PlayHandAnswer(TypedDict):
     legal: bool
     first_illegal: FirstIllegal | None
@@ -114,6 +145,19 @@ class PlayHandAnswer(TypedDict):
     delta: list[int] | None
     scores: list[int] | None
     game_winner: int | None
+
+
+class GameHand(PlayHandAnswer):
+    dealer: int
+
+
+class PlayGameAnswer(TypedDict):
+    legal: bool
+    first_illegal: GameIllegalEntry | None
+    hands: list[GameHand]
+    scores: list[int]
+    game_winner: int | None
+    next_dealer: int | None
 
 
 def _rules(params: Params) -> Rules:
@@ -167,7 +211,7 @@ def check_figures(rules: Rules, params: Params) -> None:
 
 
 def auction_answer(
-    state: AuctionState, rules: Rules, violation: Violation | None = None
+    state: AuctionState, rules: Rules, violation: AuctionViolation | None = None
 ) -> AuctionAnswer:
     """The protocol ``auction`` answer for an auction (stopped at ``violation``, if any)."""
     return {
@@ -231,6 +275,23 @@ def _first_illegal(illegal: Illegal | None) -> FirstIllegal | None:
     if illegal is None:
         return None
     return {"index": illegal.index, "rule": illegal.rule, "message": illegal.message}
+
+
+def _hand_illegal(illegal: GameIllegal | None) -> Illegal | None:
+    if illegal is None or illegal.index is None:
+        return None
+    return Illegal(illegal.index, illegal.rule, illegal.message)
+
+
+def _game_illegal(illegal: GameIllegal | None) -> GameIllegalEntry | None:
+    if illegal is None:
+        return None
+    return {
+        "hand": illegal.hand,
+        "index": illegal.index,
+        "rule": illegal.rule,
+        "message": illegal.message,
+    }
 
 
 class ReferenceEngine:
@@ -333,12 +394,13 @@ class ReferenceEngine:
         the other fields describe the auction before it."""
         rules = _rules(params)
         state = auction.start(rules, params["dealer"])
-        for call in params["calls"]:
+        for index, call in enumerate(params["calls"]):
             bid: Call = None if call.get("pass") else call["bid"]
             try:
                 state = auction.apply_call(state, rules, call["seat"], bid)
             except IllegalAction as err:
-                return auction_answer(state, rules, {"rule": err.rule, "message": str(err)})
+                refused: AuctionViolation = {"rule": err.rule, "message": str(err), "index": index}
+                return auction_answer(state, rules, refused)
         return auction_answer(state, rules)
 
     def score_hand(self, params: Params) -> ScoreAnswer:
@@ -368,7 +430,9 @@ class ReferenceEngine:
         """Play a whole hand from given hands and actions (every rule of a hand).
 
         Hands that are not the variant's deal answer ``legal: false`` under DEAL-HANDS; the
-        first illegal action stops the replay (``hand.replay``).
+        first illegal action stops the replay (``hand.replay``). An action may name the seat
+        that claims it (``seat 2: trump h``); a claim by a seat whose turn it is not is refused
+        under the turn rule of the moment.
         """
         rules = _rules(params)
         number = _check_hand_number(rules, params)
@@ -381,8 +445,90 @@ class ReferenceEngine:
             )
         counts = [cards.to_counts(h) for h in hands]
         state = HandState(rules, params["dealer"], counts, _pair(params["scores"]), number or 1)
-        state, illegal = replay(state, params["actions"])
+        steps, seats = parse_claims(params["actions"])
+        state, illegal = replay(state, steps, seats)
         return hand_answer(state, _first_illegal(illegal))
+
+    def play_game(self, params: Params) -> PlayGameAnswer:
+        """Play hands in a row from given deals and actions (DEAL-ROTATION, GAME-*, and every
+        rule of a hand); the first illegal step stops the game (``game.replay_game``)."""
+        rules = _rules(params)
+        deals, lists = params["hands"], params["actions"]
+        if len(deals) != len(lists):
+            raise sdk.InvalidParams(
+                f"hands lists {len(deals)} deals and actions {len(lists)} lists of actions: "
+                "one of each per hand"
+            )
+        claims = [parse_claims(steps) for steps in lists]
+        for seat_hands in deals:
+            cards.parse_hands(seat_hands)  # a bad card code is malformed input, not a deal
+        played, illegal = replay_game(
+            rules,
+            params["dealer"],
+            deals,
+            [steps for steps, _ in claims],
+            [seats for _, seats in claims],
+            _pair(params.get("scores") or (0, 0)),
+        )
+        entries: list[GameHand] = []
+        for k, state in enumerate(played):
+            own = illegal if illegal is not None and illegal.hand == k else None
+            answer = hand_answer(state, _first_illegal(_hand_illegal(own)))
+            entries.append({"dealer": state.dealer, **answer})
+        last = played[-1] if played else None
+        over = last is not None and last.is_terminal()
+        winner = last.score.game_winner if over and last and last.score else None
+        scores = last.scores if last is not None else _pair(params.get("scores") or (0, 0))
+        return {
+            "legal": illegal is None,
+            "first_illegal": _game_illegal(illegal),
+            "hands": entries,
+            "scores": list(scores),
+            "game_winner": winner,
+            "next_dealer": (last.dealer + 1) % 4 if over and last and winner is None else None,
+        }
+
+    def play_tricks(self, params: Params) -> PlayTricksAnswer:
+        """Play the last tricks of a hand from given hands, trump and leader (PLAY-*, TRICK-*,
+        POINTS-*): each trick's winner leads the next, and the trick that empties the hands
+        takes the last-trick bonus. The first illegal play stops the replay."""
+        rules = _rules(params)
+        trump = cards.suit_index(params["trump"])
+        hands = cards.parse_hands(params["hands"])
+        sizes = {len(h) for h in hands}
+        if len(sizes) != 1 or not 1 <= len(hands[0]) <= rules.hand_size:
+            raise sdk.InvalidParams(
+                f"params.hands: every seat must hold the same number of cards, 1 to "
+                f"{rules.hand_size}; got {[len(h) for h in hands]}"
+            )
+        plays = cards.parse_cards(params["plays"])
+        cards.check_from_deck(
+            [c for h in hands for c in h], rules.deck_cards, "params.hands (all four together)"
+        )
+        state = HandState.at_trick_play(
+            rules, trump, params["leader"], [cards.to_counts(h) for h in hands]
+        )
+        illegal: FirstIllegal | None = None
+        for index, card in enumerate(plays):
+            try:
+                state.apply(play(card))
+            except IllegalAction as err:
+                illegal = {"index": index, "rule": err.rule, "message": str(err)}
+                break
+        points = [
+            tricks.card_points(t.cards, rules, last_trick=i == state.hand_tricks - 1)
+            for i, t in enumerate(state.tricks)
+        ]
+        return {
+            "legal": illegal is None,
+            "first_illegal": illegal,
+            "tricks": [
+                {"leader": t.leader, "cards": _codes(t.cards), "winner": t.winner, "points": p}
+                for t, p in zip(state.tricks, points, strict=True)
+            ],
+            "card_points": list(state.card_points),
+            "tricks_won": list(state.tricks_won),
+        }
 
 
 def server() -> sdk.Server:

@@ -152,3 +152,37 @@ def gives(counts: Sequence[int], n: int) -> list[Action]:
     # Combinations of cards in canonical order come in canonical order, so the first of
     # identical sums keeps the order.
     return list(dict.fromkeys(map(sum, combinations(weights, n), repeat(_GIVE_START))))
+
+
+SEAT_PREFIX = "seat "
+"""A protocol action may name who acts: ``seat 2: trump h`` (spec/protocol.md, "Seats")."""
+
+
+def parse_claim(words: str) -> tuple[int | None, Action]:
+    """The seat an action string names (``seat 2: trump h``) or None, and the action.
+
+    The claim is the protocol's, not the canonical action's (game records give the seat in its
+    own field): the rest after ``seat N: `` must be a canonical action (``parse``). Raises
+    PinochleError for a malformed claim or action.
+    """
+    if not isinstance(words, str) or not words.startswith(SEAT_PREFIX):
+        return None, parse(words)
+    claim, colon, rest = words[len(SEAT_PREFIX) :].partition(": ")
+    if not colon or claim not in ("0", "1", "2", "3"):
+        raise PinochleError(f"bad action {words!r}: a seat claim is 'seat N: ACTION' with N 0-3")
+    return int(claim), parse(rest)
+
+
+def parse_claims(words: Sequence[str]) -> tuple[list[Action], list[int | None]]:
+    """A list of action strings, each optionally claimed by a seat (``parse_claim``): the
+    actions and the claimed seats. Raises PinochleError naming the index of a malformed one."""
+    parsed: list[Action] = []
+    seats: list[int | None] = []
+    for index, item in enumerate(words):
+        try:
+            seat, action = parse_claim(item)
+        except PinochleError as err:
+            raise PinochleError(f"action {index}: {err}") from None
+        parsed.append(action)
+        seats.append(seat)
+    return parsed, seats

@@ -2,17 +2,19 @@
 
 ``Game`` holds the hand in play (a ``hand.HandState``) and every finished hand; its
 ``legal_actions``/``apply`` pass through to the hand and deal the next one when a hand ends.
+``replay_game`` plays given deals and actions hand after hand (the protocol's ``play_game``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from .actions import Action
 from .cards import Counts, check_deal, deal, parse_hands, shuffled, to_counts
-from .errors import PinochleError
-from .hand import HandState
+from .errors import CardError, PinochleError
+from .hand import HandState, replay
 from .variants import Rules
 
 
@@ -103,3 +105,65 @@ class Game:
             number = hand.number + 1
             hands = deal_hands(self.rules, self.seed, number, dealer)
             self.hand = HandState(self.rules, dealer, hands, hand.score.scores, number)
+
+
+@dataclass(frozen=True)
+class GameIllegal:
+    """The first illegal step of a replayed game: the hand (0-based in the list), the action's
+    index in it (None when the hand itself is refused), the rule broken and the message."""
+
+    hand: int
+    index: int | None
+    rule: str
+    message: str
+
+
+def replay_game(
+    rules: Rules,
+    dealer: int,
+    deals: Sequence[Sequence[str | Sequence[str]]],
+    actions: Sequence[Sequence[Action]],
+    seats: Sequence[Sequence[int | None]] | None = None,
+    scores: tuple[int, int] = (0, 0),
+) -> tuple[list[HandState], GameIllegal | None]:
+    """Play hands in a row from given deals and actions: the hands played, and the first illegal
+    step.
+
+    ``dealer`` deals the first hand and the deal passes one seat clockwise after each hand
+    (DEAL-ROTATION); scores carry over from ``scores``; hand ``k`` (0-based) is hand number
+    ``k + 1`` of the game (GAME-ROUNDS). A deal that is not the variant's is refused under
+    DEAL-HANDS, and a hand dealt after the game is won under GAME-TARGET (GAME-ROUNDS with the
+    ``rounds`` option), before any action; an action after the game is won is refused by the
+    hand (``HandState.apply``). The replay stops at the first illegal step. Raises
+    PinochleError when the lists differ in length or a hand other than the last is unfinished
+    when its actions run out (malformed input, not a rule question).
+    """
+    if len(deals) != len(actions) or (seats is not None and len(seats) != len(actions)):
+        raise PinochleError(
+            f"a game lists one deal and one list of actions per hand: got {len(deals)} deals "
+            f"and {len(actions)} lists of actions"
+        )
+    played: list[HandState] = []
+    for k, (cards, steps) in enumerate(zip(deals, actions, strict=True)):
+        if played:
+            last = played[-1]
+            if not last.is_terminal():
+                raise PinochleError(
+                    f"hand {k - 1} is not over when its actions run out, yet hand {k} follows"
+                )
+            assert last.score is not None
+            if last.score.game_winner is not None:
+                rule = "GAME-ROUNDS" if rules.rounds is not None else "GAME-TARGET"
+                why = f"the game is over (team {last.score.game_winner} won)"
+                return played, GameIllegal(k, None, rule, f"hand {k} is not dealt: {why}")
+            scores = last.score.scores
+        try:
+            hands = check_hands(rules, cards)
+        except CardError as err:
+            return played, GameIllegal(k, None, "DEAL-HANDS", f"hand {k}: {err} (DEAL-HANDS)")
+        state = HandState(rules, (dealer + k) % 4, hands, scores, k + 1)
+        played.append(state)
+        state, illegal = replay(state, steps, None if seats is None else seats[k])
+        if illegal is not None:
+            return played, GameIllegal(k, illegal.index, illegal.rule, illegal.message)
+    return played, None

@@ -119,6 +119,7 @@ class HandState:
         "deal",
         "dealer",
         "gave",
+        "hand_tricks",
         "held",
         "leader",
         "meld",
@@ -150,6 +151,7 @@ class HandState:
         self.scores_before = scores
         self.deal: tuple[Counts, ...] = tuple(tuple(h) for h in hands)
         self.held: list[list[int]] = [list(h) for h in hands]
+        self.hand_tricks = rules.hand_size  # tricks until the hand's last (POINTS-LAST-TRICK)
         self.auction = auction.start(rules, dealer)
         self.phase = Phase.AUCTION
         self.trump: int | None = None
@@ -165,6 +167,21 @@ class HandState:
         self.score: HandScore | None = None
         self.actions: list[tuple[int, Action]] = []
         self._legal: list[Action] | None = None  # legal_actions of this moment, once asked
+
+    @classmethod
+    def at_trick_play(
+        cls, rules: Rules, trump: int, leader: int, hands: Sequence[Sequence[int]]
+    ) -> HandState:
+        """The tricks that end a hand, from these (already checked, equal-sized) count vectors:
+        ``leader`` leads to the first, the winner of each trick leads the next, and the trick
+        that empties the hands is the hand's last (POINTS-LAST-TRICK). No auction, meld or
+        score: the state stops, unscored, after the last trick."""
+        state = cls(rules, (leader + 3) % 4, hands)
+        state.phase = Phase.PLAY
+        state.trump = trump
+        state.leader = leader
+        state.hand_tricks = sum(hands[0])
+        return state
 
     # --- reading the state ------------------------------------------------------------------
 
@@ -402,8 +419,8 @@ class HandState:
 
     def _over(self, action: Action) -> IllegalAction:
         """The error for any action once the hand is over: the game's rule if it was won."""
-        assert self.score is not None and self.outcome is not None
-        winner = self.score.game_winner
+        assert self.outcome is not None
+        winner = self.score.game_winner if self.score is not None else None
         if winner is not None:
             rule = "GAME-ROUNDS" if self.rules.rounds is not None else "GAME-TARGET"
             why = f"the game is over (team {winner} won)"
@@ -614,13 +631,17 @@ def _take_trick(state: HandState, trump: int) -> None:
     cards = tuple(state.trick)
     winner = (leader + tricks.trick_winner(cards, trump)) % 4
     state.tricks.append(Trick(leader, cards, winner))
-    last = len(state.tricks) == rules.hand_size
+    last = len(state.tricks) == state.hand_tricks
     state.card_points[winner % 2] += tricks.card_points(cards, rules, last_trick=last)
     state.tricks_won[winner % 2] += 1
     state.trick = []
     state.leader = winner
     if last:
-        state._end("played")
+        if state.contract is not None:
+            state._end("played")
+        else:  # trick play alone (``at_trick_play``): nothing to score
+            state.outcome = "played"
+            state.phase = Phase.OVER
 
 
 def replay(

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.reference import ReferenceEngine
-from reference_engine import bots, hand, text
+from reference_engine import bots, game, hand, text
 from reference_engine.actions import text as action_text
 from reference_engine.cards import hand_counts, parse_card, parse_cards
 from reference_engine.errors import IllegalAction, PinochleError
@@ -404,3 +404,60 @@ def test_playouts_replay_from_their_canonical_text(rules: Rules) -> None:
         if played.outcome == "played":
             assert sum(played.card_points) == rules.total_card_points
     assert "played" in outcomes
+
+
+# --- replay_game: hands in a row -------------------------------------------------------------
+
+NO_KING_FOR_SEAT_1 = [
+    "Th Th Th Th Td Td Td Td Tc Tc Tc Tc Ks Ks Ks Ks Kh Kh Kh Kh",
+    "As As As As Ah Ah Ah Ah Ad Ad Ad Ad Ac Ac Ac Ac Ts Ts Ts Ts",
+    "Kd Kd Kd Kd Kc Kc Kc Kc Qs Qs Qs Qs Qh Qh Qh Qh Qd Qd Qd Qd",
+    "Qc Qc Qc Qc Js Js Js Js Jh Jh Jh Jh Jd Jd Jd Jd Jc Jc Jc Jc",
+]
+"""A double-deck deal in which seat 1 holds no king: its bid ends the hand (no marriage)."""
+
+
+def test_replay_game_moves_the_deal_and_carries_the_scores() -> None:
+    """Seat 1, first to speak only when seat 0 deals, bids 50 without a marriage each hand: the
+    bids are legal only if the deal moves clockwise, and each costs team 1 its 50."""
+    deals = [NO_KING_FOR_SEAT_1] * 3
+    calls = [["pass", "bid 50", "pass", "pass"], ["bid 50", "pass", "pass", "pass"]]
+    claims = [[0, 1, 2, 3], [1, 2, 3, 0]]
+    played, illegal = game.replay_game(DD, 3, deals[:2], calls, claims, (10, 20))
+    assert illegal is None
+    assert [h.dealer for h in played] == [3, 0] and [h.number for h in played] == [1, 2]
+    assert [h.outcome for h in played] == ["no_marriage", "no_marriage"]
+    assert played[-1].scores == (10, -80)
+    # Claimed as if seat 3 dealt again: seat 0 is not first to speak in hand 2.
+    _, illegal = game.replay_game(DD, 3, deals[:2], calls, [claims[0]] * 2, (10, 20))
+    assert illegal is not None and (illegal.hand, illegal.index, illegal.rule) == (
+        1,
+        0,
+        "AUCTION-TURN",
+    )
+
+
+def test_replay_game_refuses_a_hand_after_the_game_and_a_bad_deal() -> None:
+    deals = [NO_KING_FOR_SEAT_1] * 2
+    calls = [["pass", "bid 50", "pass", "pass"]] * 2
+    _, illegal = game.replay_game(DD, 3, deals, calls, None, (500, 0))
+    assert illegal is not None and (illegal.hand, illegal.index, illegal.rule) == (
+        1,
+        None,
+        "GAME-TARGET",
+    )
+    bad = [NO_KING_FOR_SEAT_1[0]] * 4
+    played, illegal = game.replay_game(DD, 3, [NO_KING_FOR_SEAT_1, bad], calls, None, (0, 0))
+    assert len(played) == 1
+    assert illegal is not None and (illegal.hand, illegal.index, illegal.rule) == (
+        1,
+        None,
+        "DEAL-HANDS",
+    )
+
+
+def test_replay_game_malformed_lists_are_errors_not_rules() -> None:
+    with pytest.raises(PinochleError, match="one deal and one list of actions per hand"):
+        game.replay_game(DD, 0, [NO_KING_FOR_SEAT_1], [[], []])
+    with pytest.raises(PinochleError, match="hand 0 is not over"):
+        game.replay_game(DD, 0, [NO_KING_FOR_SEAT_1] * 2, [["bid 50"], []])

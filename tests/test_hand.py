@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reference_engine import actions, bots, text
 from reference_engine.cards import NUM_KINDS
-from reference_engine.errors import IllegalAction
+from reference_engine.errors import IllegalAction, PinochleError
 from reference_engine.hand import HandState, Phase, replay
 from reference_engine.variants import Rules
 from tests.strategies import ALL_RULESETS
@@ -108,3 +109,72 @@ def test_replay_stops_at_the_first_illegal_action_with_seats() -> None:
     assert illegal is not None and illegal.index == 3
     assert illegal.rule in ("AUCTION-TURN", "AUCTION-PASS-FINAL")
     assert len(state.actions) == 3
+
+
+@settings(max_examples=60, deadline=None)
+@given(rulesets, st.integers(0, 3), st.integers(0, 2**32), st.integers(0, 11))
+def test_trick_play_alone_gives_the_hand_s_remaining_tricks(
+    rules: Rules, dealer: int, seed: int, done: int
+) -> None:
+    """``at_trick_play`` from the held cards at the start of any trick plays the rest of the hand
+    exactly as the hand does: the same tricks, and the same card points (last-trick bonus
+    included) added from there."""
+    rng = random.Random(seed)
+    state = HandState(rules, dealer, bots.random_deal(rules, rng, dealer))
+    while not state.is_terminal() and not (
+        state.phase is Phase.PLAY and not state.trick and len(state.tricks) >= done
+    ):
+        state.apply(bots.uniform(state, rng))
+    if state.is_terminal():
+        return  # the hand ended before trick play (thrown in, no marriage, short of meld)
+    assert state.trump is not None and state.leader is not None
+    alone = HandState.at_trick_play(rules, state.trump, state.leader, state.hands)
+    before, points_before = len(state.tricks), list(state.card_points)
+    while not state.is_terminal():
+        action = bots.uniform(state, rng)
+        assert alone.legal_actions() == state.legal_actions()
+        state.apply(action)
+        alone.apply(action)
+    assert alone.is_terminal() and alone.score is None and alone.outcome == "played"
+    assert alone.tricks == state.tricks[before:]
+    gained = [state.card_points[t] - points_before[t] for t in (0, 1)]
+    assert alone.card_points == gained
+
+
+def test_a_play_after_trick_play_alone_is_refused_under_play_turn() -> None:
+    rules = ALL_RULESETS[0]
+    hands = [[0] * len(rules.deck_counts) for _ in range(4)]
+    for seat, card in enumerate(rules.deck_cards[:4]):
+        hands[seat][card] += 1
+    state = HandState.at_trick_play(rules, 0, 0, hands)
+    for seat in range(4):
+        state.apply(actions.play(rules.deck_cards[seat]))
+    assert state.is_terminal()
+    try:
+        state.apply(actions.play(rules.deck_cards[0]))
+    except IllegalAction as err:
+        assert err.rule == "PLAY-TURN"
+    else:
+        raise AssertionError("a play after the last trick was accepted")
+
+
+@pytest.mark.parametrize(
+    ("words", "claim"),
+    [
+        ("pass", (None, actions.PASS_ACTION)),
+        ("seat 2: trump h", (2, actions.trump(1))),
+        ("seat 0: bid 55", (0, actions.bid(55))),
+    ],
+)
+def test_an_action_may_name_its_seat(words: str, claim: tuple[int | None, int]) -> None:
+    assert actions.parse_claim(words) == claim
+
+
+@pytest.mark.parametrize(
+    "words", ["seat 4: pass", "seat 1:pass", "seat 1: seat 2: pass", "seat one: pass", "seat 1: "]
+)
+def test_a_malformed_seat_claim_is_refused(words: str) -> None:
+    with pytest.raises(PinochleError, match="bad action"):
+        actions.parse_claim(words)
+    with pytest.raises(PinochleError, match="action 1: "):
+        actions.parse_claims(["pass", words])

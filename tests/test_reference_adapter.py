@@ -84,3 +84,80 @@ def test_rounds_need_the_hand_number() -> None:
         {**online, "dealer": 0, "scores": [0, 0], "hands": hands, "actions": [], "hand": 1},
     )
     assert answer["legal"] is False and answer["first_illegal"]["rule"] == "DEAL-HANDS"
+
+
+SD_DEAL = [
+    hand.split()
+    for hand in (
+        "Ac Ac Tc Tc Kc Qc Jc Jc 9c 9s 9h Jd",
+        "As As Ts Ts Ks Ks Qs Js 9s Kh 9d Qc",
+        "Ah Ah Th Th Kh Qh Jh Jh 9h Js Kd 9c",
+        "Ad Ad Td Td Kd Qd Qd Jd 9d Qs Qh Kc",
+    )
+]
+SD_CALLS = ["bid 150", "bid 160", "pass", "bid 170", "pass", "bid 200", "pass", "trump s"]
+SD_SEATS = [0, 1, 2, 3, 0, 1, 3, 1]
+
+
+def test_actions_claimed_by_the_right_seats_answer_as_unclaimed() -> None:
+    engine = open_engine(None)
+    params = {**SD, "dealer": 0, "scores": [0, 0], "hands": SD_DEAL}
+    plain = engine.call("play_hand", {**params, "actions": SD_CALLS})
+    claimed = [f"seat {s}: {a}" for s, a in zip(SD_SEATS, SD_CALLS, strict=True)]
+    assert engine.call("play_hand", {**params, "actions": claimed}) == plain
+    wrong = [*claimed[:7], "seat 3: trump s"]
+    answer = engine.call("play_hand", {**params, "actions": wrong})
+    assert answer["first_illegal"]["index"] == 7
+    assert answer["first_illegal"]["rule"] == "TRUMP-CALL"
+
+
+@pytest.mark.parametrize("action", ["seat 4: pass", "seat 1:pass", "seat 1: seat 1: pass"])
+def test_malformed_seat_claims_are_refused_at_the_entry(action: str) -> None:
+    engine = open_engine(None)
+    with pytest.raises(EngineError, match="actions"):
+        engine.call(
+            "play_hand",
+            {**SD, "dealer": 0, "scores": [0, 0], "hands": SD_DEAL, "actions": [action]},
+        )
+
+
+def test_the_auction_answer_names_the_refused_call() -> None:
+    engine = open_engine(None)
+    calls = [{"seat": 1, "bid": 50}, {"seat": 2, "bid": 51}, {"seat": 0, "bid": 52}]
+    answer = engine.call("auction", {**DD, "dealer": 0, "calls": calls})
+    assert answer["violation"]["index"] == 2 and answer["violation"]["rule"] == "AUCTION-TURN"
+    assert engine.call("auction", {**DD, "dealer": 0, "calls": calls[:2]})["violation"] is None
+
+
+def test_play_game_needs_one_list_of_actions_per_deal() -> None:
+    engine = open_engine(None)
+    with pytest.raises(EngineError, match="one of each per hand"):
+        engine.call("play_game", {**SD, "dealer": 0, "hands": [SD_DEAL, SD_DEAL], "actions": [[]]})
+    with pytest.raises(EngineError, match="hand 0 is not over"):
+        engine.call(
+            "play_game", {**SD, "dealer": 0, "hands": [SD_DEAL, SD_DEAL], "actions": [[], []]}
+        )
+
+
+def test_play_game_answers_each_hand_with_its_dealer() -> None:
+    engine = open_engine(None)
+    answer = engine.call("play_game", {**SD, "dealer": 0, "hands": [SD_DEAL], "actions": [[]]})
+    assert answer["legal"] is True and answer["next_dealer"] is None
+    assert answer["hands"][0]["dealer"] == 0 and answer["hands"][0]["complete"] is False
+    assert answer["scores"] == [0, 0] and answer["game_winner"] is None
+
+
+@pytest.mark.parametrize(
+    ("hands", "message"),
+    [
+        ([["As", "Ah"], ["Ks"], ["Kh"], ["Qs"]], "the same number of cards"),
+        ([[]] * 4, "the same number of cards"),
+        ([["As"], ["As"], ["As"], ["Ts"]], "3 copies of As"),
+    ],
+)
+def test_play_tricks_refuses_hands_no_hand_can_end_with(
+    hands: list[list[str]], message: str
+) -> None:
+    engine = open_engine(None)
+    with pytest.raises(EngineError, match=message):
+        engine.call("play_tricks", {**SD, "trump": "s", "leader": 0, "hands": hands, "plays": []})

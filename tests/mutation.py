@@ -1,0 +1,97 @@
+"""Mutation testing of the rule modules against the conformance suite (``features/``), one command.
+
+Runs mutmut (configured in ``setup.cfg``) and prints each module's score; a surviving mutant that
+docs/mutation.md does not judge equivalent is a gap, and the exit status is 1 while one remains.
+
+    python tests/mutation.py                      # every rule module (several minutes)
+    python tests/mutation.py meld tricks          # some modules only
+    python tests/mutation.py --report-only        # the last run's results, without running
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+MODULES = ("meld", "tricks", "auction", "scoring", "hand")
+"""The rule modules mutated (setup.cfg ``only_mutate`` lists the same files)."""
+JUDGED = ROOT / "docs" / "mutation.md"
+"""Survivors judged equivalent or out of scope, each named in backticks in a table row."""
+_RESULT = re.compile(r"^\s*(reference_engine\.(\w+)\.\S+): (.+)$")
+
+
+def run(modules: list[str], children: int) -> int:
+    """``mutmut run`` on the given modules' mutants (mutmut's own exit status)."""
+    names = [f"reference_engine.{m}.*" for m in modules]
+    command = ["mutmut", "run", "--max-children", str(children), *names]
+    return subprocess.run(command, cwd=ROOT, check=False).returncode
+
+
+def results() -> dict[str, dict[str, str]]:
+    """The last run's status of every mutant, by module: name -> killed, survived, no tests..."""
+    out = subprocess.run(
+        ["mutmut", "results", "--all", "true"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout
+    found: dict[str, dict[str, str]] = defaultdict(dict)
+    for line in out.splitlines():
+        match = _RESULT.match(line)
+        if match:
+            found[match.group(2)][match.group(1)] = match.group(3).strip()
+    return found
+
+
+def judged() -> set[str]:
+    """Mutant names docs/mutation.md judges (equivalent, or out of the suite's reach)."""
+    if not JUDGED.exists():
+        return set()
+    text = JUDGED.read_text("utf-8").partition("## Judged survivors")[2]
+    return set(re.findall(r"`(reference_engine\.[\w.ǁ]+__mutmut_\d+)`", text))
+
+
+def report(found: dict[str, dict[str, str]], modules: list[str]) -> int:
+    """Print the score per module and the unjudged survivors; 1 if there is one."""
+    known = judged()
+    gaps: list[str] = []
+    print("| module | mutants | killed | timeout | survived | judged | not reached | score |")
+    print("|---|---|---|---|---|---|---|---|")
+    for module in modules:
+        statuses = found.get(module, {})
+        counts = Counter(statuses.values())
+        survived = [n for n, s in statuses.items() if s == "survived"]
+        equivalent = [n for n in survived if n in known]
+        gaps += [n for n in survived if n not in known]
+        caught = counts["killed"] + counts["timeout"]
+        scored = caught + len(survived) - len(equivalent)
+        score = f"{caught}/{scored} = {100 * caught / scored:.1f}%" if scored else "n/a"
+        print(
+            f"| {module}.py | {len(statuses)} | {counts['killed']} | {counts['timeout']} | "
+            f"{len(survived)} | {len(equivalent)} | {counts['no tests']} | {score} |"
+        )
+    for name in gaps:
+        print(f"survivor not judged in docs/mutation.md: {name} (mutmut show {name})")
+    return 1 if gaps else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", choices=[[], *MODULES], default=[])
+    parser.add_argument("--max-children", type=int, default=2, help="mutants run at once")
+    parser.add_argument("--report-only", action="store_true", help="do not run mutmut")
+    args = parser.parse_args(argv)
+    modules = list(args.modules) or list(MODULES)
+    if not args.report_only:
+        run(modules, args.max_children)
+    return report(results(), modules)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
