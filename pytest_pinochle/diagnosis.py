@@ -18,6 +18,8 @@ from typing import Any
 
 from specdata import RULE_ID
 
+from .compare import meld_diff
+
 MELD_ITEM_RULES = (
     "MELD-RUN",
     "MELD-ROYAL-MARRIAGE",
@@ -31,6 +33,10 @@ MELD_ITEM_RULES = (
     "MELD-ONE-HAND",
 )
 """The rules that decide a seat's meld total."""
+MELD_ITEMS = "meld items"
+"""Where a meld answer differs when its items do (charged to the items' rules)."""
+CALL = "call "
+"""How a charge of an auction case names its call (``call 0 (seat 1: bid 150)``)."""
 EVIDENCE_LIMIT = 3
 """How many failures each suspect quotes as evidence."""
 
@@ -96,9 +102,52 @@ class Suspect:
 # --- charging one failure -----------------------------------------------------------------------
 
 
+def _unclaimed(action: str) -> str:
+    """The action without its protocol claim (``seat 2: trump h`` -> ``trump h``)."""
+    head, sep, rest = action.partition(": ")
+    return rest if sep and head.startswith("seat ") else action
+
+
+AUCTION_PRECEDENCE = (
+    "AUCTION-END",
+    "AUCTION-PASS-FINAL",
+    "AUCTION-TURN",
+    "AUCTION-DEALER-FORCED",
+    "AUCTION-DEALER-OPENS",
+    "AUCTION-OPENING-MIN",
+    "AUCTION-HIGHER",
+    "AUCTION-STEP",
+)
+"""The order in which a refused call's rule is chosen (spec/rules/auction.md, "Which rule a
+refused call names"); the two forced rules never apply to the same call."""
+
+
+def _said_rules(said: str, index: int | None, first_call: int | None) -> tuple[str, ...]:
+    """The rules behind an engine's refusal of a call the rules accept.
+
+    The first call of the auction belongs to the first bidder (AUCTION-FIRST-BIDDER), and the
+    single-deck dealer's opening duty binds that first call only: an engine that refuses the
+    first call as out of turn, or a later call as the dealer's opening, started the auction
+    with another seat, so that rule comes first.
+    """
+    own = (said,) if RULE_ID.fullmatch(said) else ()
+    if index is None or first_call is None:
+        return own
+    wrong_start = (said == "AUCTION-TURN" and index == first_call) or (
+        said == "AUCTION-DEALER-OPENS" and index > first_call
+    )
+    return ("AUCTION-FIRST-BIDDER", *own) if wrong_start else own
+
+
+def _precedes(said: str, rule: str) -> bool:
+    """Whether the engine's rule is checked before the expected one (auction precedence)."""
+    order = {r: i for i, r in enumerate(AUCTION_PRECEDENCE)}
+    return said in order and rule in order and order[said] < order[rule]
+
+
 def _action_rule(action: str) -> str:
     """The rule an action of this kind is refused under (CONTRIBUTING.md, "Engine actions")."""
-    kind = action.split(" ", 1)[0]
+    kind = _unclaimed(action).split(" ", 1)[0]
     return {
         "bid": "AUCTION-HIGHER",
         "pass": "AUCTION-PASS-FINAL",
@@ -118,9 +167,16 @@ def _family(
 
 
 def _refusal(
-    expected: Mapping[str, Any] | None, answered: Mapping[str, Any] | None, actions: Sequence[str]
+    expected: Mapping[str, Any] | None,
+    answered: Mapping[str, Any] | None,
+    actions: Sequence[str],
+    by_kind: bool = True,
 ) -> Charge | None:
-    """The first action refused by one side only (or refused under another rule)."""
+    """The first action (or call) refused by one side only, or refused under another rule.
+
+    ``actions`` are the actions or calls in order, the auction's first call first; ``by_kind``
+    adds the rule an action of that kind is refused under (whole hands only).
+    """
 
     def index(x: Mapping[str, Any] | None) -> float:
         if x is None:
@@ -133,25 +189,38 @@ def _refusal(
         return None
 
     def name(i: float) -> str:
+        what = "action" if by_kind else CALL.strip()
         if i < 0:
             return "the deal"
-        return f"action {int(i)} ({actions[int(i)]})" if i < len(actions) else f"action {int(i)}"
+        return f"{what} {int(i)} ({actions[int(i)]})" if i < len(actions) else f"{what} {int(i)}"
 
+    first_call = 0 if actions else None
     if a < e:  # the engine refused an action the rules allow
         assert answered is not None
         said = str(answered.get("rule") or "")
-        own = said if RULE_ID.fullmatch(said) else None
         where = int(a) if 0 <= a < len(actions) else None
-        by_kind = _action_rule(actions[where]) if where is not None else "DEAL-HANDS"
-        rules = tuple(dict.fromkeys(r for r in (own, by_kind) if r))
-        return Charge(rules, name(a), f"refused by the engine under {said or 'no rule'}")
+        own = _said_rules(said, where, first_call)
+        kind = (_action_rule(actions[where]) if where is not None else "DEAL-HANDS",)
+        rules = tuple(dict.fromkeys((*own, *(kind if by_kind else ()))))
+        return Charge(rules or kind, name(a), f"refused by the engine under {said or 'no rule'}")
     assert expected is not None
     rule = str(expected.get("rule") or "")
     if e < a:  # the engine accepted an action the rules refuse
-        return Charge((rule,), name(e), "accepted by the engine; the rules refuse it")
+        where = int(e) if 0 <= e < len(actions) else None
+        return Charge(
+            _said_rules(rule, where, first_call) or (rule,),
+            name(e),
+            "accepted by the engine; the rules refuse it",
+        )
     said = str((answered or {}).get("rule") or "")
     if said != rule and RULE_ID.fullmatch(rule):
-        return Charge((rule,), name(e), f"refused under {said or 'no rule'}, not {rule}")
+        where = int(e) if 0 <= e < len(actions) else None
+        detail = f"refused under {said or 'no rule'}, not {rule}"
+        if _precedes(said, rule):
+            # The engine stopped at a rule checked before the expected one: the expected rule
+            # was never reached, and the engine's reason is what differs.
+            return Charge((*_said_rules(said, where, first_call), rule), name(e), detail)
+        return Charge((rule,), name(e), detail)
     return None
 
 
@@ -178,6 +247,10 @@ def _outcome_charge(
         "thrown_in": forced,
     }
     found = tuple(by_outcome[o] for o in sorted(pair) if o in by_outcome) or ("SCORE-THROW-IN",)
+    if "TRUMP-NO-MARRIAGE" in found:
+        # The hand ends because no suit is a legal trump (TRUMP-MARRIAGE): an engine that plays
+        # on may lack the ending or allow a suit without a marriage.
+        found = (*found, "TRUMP-MARRIAGE")
     return Charge(found, "outcome", f"expected {expect['outcome']}, engine {answer.get('outcome')}")
 
 
@@ -294,15 +367,100 @@ def charge_case(
     uses: Sequence[str] = (),
     detail: str = "",
 ) -> Charge:
-    """The charge of a failed table case: a whole hand's first divergence, else its own rule."""
+    """The charge of a failed case: a whole hand's first divergence, an auction's first call
+    refused by one side only, the meld items that differ; else the case's own rule."""
+    found: Charge | None = None
     if method == "play_hand":
         found = hand_divergence(expect, answer, list(params.get("actions") or []), rule, uses)
-        if found is not None:
-            return found
-    return Charge((rule,), "answer", detail)
+    elif method == "auction":
+        found = auction_divergence(expect, answer, list(params.get("calls") or []), rule)
+    elif method == "meld":
+        found = meld_divergence(expect, answer, rule)
+    return found if found is not None else Charge((rule,), "answer", detail)
+
+
+def _call_text(call: Any) -> str:
+    if not isinstance(call, Mapping):
+        return str(call)
+    what = "pass" if call.get("pass") else f"bid {call.get('bid')}"
+    return f"seat {call.get('seat')}: {what}"
+
+
+def auction_divergence(
+    expect: Mapping[str, Any], answer: Mapping[str, Any], calls: Sequence[Any], rule: str
+) -> Charge | None:
+    """The first call refused by one side only (or under another rule), charged to that call's
+    rule rather than the case's: a sequence refused before the call a case tests says nothing
+    of that call. A refusal is the last call of a case unless the case says otherwise."""
+    if "legal" not in expect and "violation" not in expect:
+        return None
+    wanted = expect.get("violation")
+    if isinstance(wanted, Mapping) and "index" not in wanted:
+        wanted = {**wanted, "index": max(len(calls) - 1, 0)}
+    got = answer.get("violation")
+    if answer.get("legal") is False and not isinstance(got, Mapping):
+        return None  # refused without saying where: nothing to place
+    if isinstance(got, Mapping) and not isinstance(got.get("index"), int):
+        return None
+    texts = [_call_text(c) for c in calls]
+    return _refusal(
+        wanted if isinstance(wanted, Mapping) else None,
+        got if isinstance(got, Mapping) else None,
+        texts,
+        by_kind=False,
+    )
+
+
+MELD_ITEM_RULE = {
+    "run": "MELD-RUN",
+    "royal_marriage": "MELD-ROYAL-MARRIAGE",
+    "marriage": "MELD-MARRIAGE",
+    "dix": "MELD-DIX",
+    "pinochle": "MELD-PINOCHLE",
+    "aces_around": "MELD-AROUNDS",
+    "kings_around": "MELD-AROUNDS",
+    "queens_around": "MELD-AROUNDS",
+    "jacks_around": "MELD-AROUNDS",
+    "tens_around": "MELD-TENS-AROUND",
+}
+"""The rule that decides each meld item of the protocol."""
+
+
+def meld_divergence(
+    expect: Mapping[str, Any], answer: Mapping[str, Any], rule: str
+) -> Charge | None:
+    """The meld items reported wrong, each charged to the rule of its item: a run case whose
+    run is right but which also reports a royal marriage points at the royal marriage rule."""
+    want, got = expect.get("melds"), answer.get("melds")
+    if not isinstance(want, list) or not isinstance(got, list):
+        return None
+    diff = meld_diff([w for w in want if isinstance(w, Mapping)], got)
+    wrong = [*diff.missing, *diff.unexpected]
+    named = [MELD_ITEM_RULE[str(m.get("id"))] for m in wrong if str(m.get("id")) in MELD_ITEM_RULE]
+    if not named:
+        return None
+    ids = ", ".join(sorted({str(m.get("id")) for m in wrong}))
+    # The case's own rule first when its own item is wrong; else the items' rules, then its own.
+    rules = (rule, *named) if rule in named else (*named, rule)
+    return Charge(tuple(dict.fromkeys(rules)), MELD_ITEMS, f"wrong: {ids}")
 
 
 # --- ranking ------------------------------------------------------------------------------------
+
+
+def _direct_rule(o: Outcome) -> str | None:
+    """The rule a failed case accuses directly: a case that asks one question (not a whole
+    hand) accuses its own rule, or the rule of the call or meld item its answer got wrong."""
+    if o.charge is None or o.charge.at == "answer":
+        return o.rule
+    if _plain_at(o.charge.at):
+        return o.charge.rules[0]
+    return None
+
+
+def _plain_at(at: str) -> bool:
+    """Whether a charge comes from a case asking one question (not a whole hand)."""
+    return at in ("answer", MELD_ITEMS) or at.startswith(CALL)
 
 
 def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
@@ -343,14 +501,19 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
             s = suspects[r]
             s.rule = r
             s.weight += share / sum(shares)
-            if len(s.evidence) < EVIDENCE_LIMIT:
-                s.evidence.append({"case": o.node, **charge.as_dict()})
+            s.evidence.append({"case": o.node, **charge.as_dict()})
     for o in items:
-        plain = o.charge is None or o.charge.at == "answer"
-        if plain and o.status in convicting and o.rule in suspects:
-            suspects[o.rule].direct = True
+        if o.status not in convicting:
+            continue
+        accused = _direct_rule(o)
+        if accused is not None and accused in suspects:
+            suspects[accused].direct = True
     for r, s in suspects.items():
         s.failed, s.passed = own_failed[r], own_passed[r]
+        # Evidence that names the rule first, from a case asking one question, is quoted first.
+        s.evidence = sorted(
+            s.evidence, key=lambda ev: (ev["rule"] != r, not _plain_at(str(ev["at"])))
+        )[:EVIDENCE_LIMIT]
     # A rule convicted by a case of its own that asks about it alone comes before rules only a
     # whole hand points at: a hand's divergence can follow from a state it left unchecked.
     ranked = sorted(suspects.values(), key=lambda s: (not s.direct, -s.score, -s.weight, s.rule))

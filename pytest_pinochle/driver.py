@@ -49,6 +49,9 @@ class Situation:
     answer: dict[str, Any] = field(default_factory=dict)
     expected_melds: list[dict[str, Any]] = field(default_factory=list)
     """Melds the Then steps have named so far (for "the meld has nothing else")."""
+    expected: dict[str, Any] = field(default_factory=dict)
+    """Every field the Then steps have expected so far, as one expected answer: what the
+    diagnosis compares to place a failure (the first divergence in play order)."""
 
     # --- Given ----------------------------------------------------------------------------------
 
@@ -75,6 +78,7 @@ class Situation:
         if reason:
             pytest.skip(reason)
         self.method = method
+        self.expected = {}
         self.params = {"variant": self.variant, "options": dict(self.options), **params}
         self.answer = self.engine.call(method, self.params)
         return self.answer
@@ -130,6 +134,7 @@ class Situation:
         """How the last answer differs from ``expect`` (the suite's one comparison)."""
         if self.method is None:
             raise AssertionError("no question was put to the engine: add a When step")
+        self.expected.update(expect)
         return compare(self.method, expect, self.answer)
 
     def expect(self, expect: dict[str, Any], message: str) -> None:
@@ -147,6 +152,7 @@ class Situation:
         """The answer reports ``entry`` besides the melds already expected."""
         __tracebackhide__ = True
         self.expected_melds.append(entry)
+        self.expected["melds"] = list(self.expected_melds)
         self.check(not meld_diff(self.expected_melds, self.field("melds")).missing, message)
 
     def unexpected_melds(self) -> list[dict[str, Any]]:
@@ -175,3 +181,7 @@ class Situation:
         __tracebackhide__ = True
         if not ok:
             raise RuleMismatch(message + self.context())
+
+
+SITUATION_KEY = pytest.StashKey[Situation]()
+"""Where a scenario's item keeps its Situation (read when its failure is reported)."""

@@ -14,7 +14,7 @@ import specdata
 from pinochle_adapters.client import Engine, EngineError, Unsupported
 
 from . import catalogue, tags
-from .driver import Situation
+from .driver import SITUATION_KEY, Situation
 from .report import Reporter
 from .session import REFERENCE_SHOWN, end_run, start_run, state_of
 from .tables import TABLES_DIR, TableFile
@@ -100,9 +100,13 @@ def engine(pytestconfig: pytest.Config) -> Engine:
 
 
 @pytest.fixture
-def situation(engine: Engine) -> Situation:
-    """What the scenario's Given steps set up; When steps ask the engine, Then steps check."""
-    return Situation(engine=engine)
+def situation(engine: Engine, request: pytest.FixtureRequest) -> Situation:
+    """What the scenario's Given steps set up; When steps ask the engine, Then steps check.
+
+    Kept on the item too, so that a failure can be placed by the diagnosis."""
+    found = Situation(engine=engine)
+    request.node.stash[SITUATION_KEY] = found
+    return found
 
 
 @cache

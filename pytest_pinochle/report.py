@@ -19,7 +19,7 @@ from pinochle_adapters.client import EngineError
 
 from . import diagnosis
 from .diagnosis import Charge, Outcome
-from .driver import RuleMismatch
+from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .session import REFERENCE_SHOWN, state_of
 from .tables import CaseFailed, CaseItem
 from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item
@@ -67,6 +67,30 @@ def _title(item: pytest.Item) -> str:
     return str(title).replace(f"{item.config.rootpath}/", "")
 
 
+def _scenario_charge(item: pytest.Item) -> Charge | None:
+    """A failed scenario placed like a table case: what its Then steps expected so far against
+    the engine's last answer (a whole hand at its first divergence in play order)."""
+    situation = item.stash.get(SITUATION_KEY, None)
+    rule = property_of_item(item, RULE_PROPERTY)
+    if not isinstance(situation, Situation) or situation.method is None or not rule:
+        return None
+    uses = tuple(property_of_item(item, USES_PROPERTY) or ())
+    try:
+        return diagnosis.charge_case(
+            situation.method, situation.params, situation.expected, situation.answer, rule, uses
+        )
+    except Exception:  # an answer of an unforeseen shape: the verdict stands without it
+        return None
+
+
+def property_of_item(item: pytest.Item, key: str) -> Any:
+    """A user property of an item (None when absent)."""
+    for k, value in item.user_properties:
+        if k == key:
+            return value
+    return None
+
+
 class Reporter:
     """Collects each suite item's worst outcome; prints the per-rule summary and writes the JSON.
 
@@ -99,6 +123,10 @@ class Reporter:
             except Exception:  # an answer of an unforeseen shape: the verdict stands without it
                 charge = Charge((case.rule,), "answer", detail)
             report.user_properties.append((CHARGE_PROPERTY, charge.as_dict()))
+        elif call.excinfo.errisinstance(RuleMismatch):
+            found = _scenario_charge(item)
+            if found is not None:
+                report.user_properties.append((CHARGE_PROPERTY, found.as_dict()))
         if call.excinfo.errisinstance(EngineError):
             report.user_properties.append((ENGINE_ERROR, True))
             if not isinstance(item, CaseItem):  # a table case words it in repr_failure

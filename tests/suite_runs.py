@@ -44,12 +44,16 @@ class SuiteRun:
 
 
 def run_suite(
-    engine: str | None, variants: Sequence[str] = (), extra: Sequence[str] = ()
+    engine: str | None,
+    variants: Sequence[str] = (),
+    extra: Sequence[str] = (),
+    paths: Sequence[str] = ("features/",),
 ) -> SuiteRun:
-    """Run ``pytest features/`` against ``engine`` (None: the in-process reference engine)."""
+    """Run ``pytest features/`` (or ``paths``) against ``engine`` (None: the in-process
+    reference engine)."""
     with tempfile.TemporaryDirectory() as tmp:
         report_file = Path(tmp) / "report.json"
-        args = [sys.executable, "-m", "pytest", "features/", "-q", "-p", "no:cacheprovider"]
+        args = [sys.executable, "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider"]
         args += ["-p", "no:randomly", "-p", "no:xdist", "--conformance-report", str(report_file)]
         if engine is not None:
             args += ["--engine", engine]

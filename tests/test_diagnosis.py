@@ -112,3 +112,98 @@ def test_a_null_expected_field_is_compared_without_error() -> None:
     expect = {**EXPECT, "tricks": None, "meld": None, "card_points": None}
     charge = hand_divergence(expect, answer(tricks=[], delta=[0, 0]), ACTIONS, "SCORE-THROW-IN")
     assert charge is not None and charge.at == "tricks"
+
+
+# --- auction cases: the first call refused by one side only ---------------------------------
+
+SD_OPENING = [{"seat": 0, "bid": 150}, {"seat": 1, "bid": 160}]
+
+
+def test_an_auction_refused_before_the_tested_call_is_charged_to_that_call() -> None:
+    # A left-of-dealer opener refuses the single-deck dealer's first call as out of turn: the
+    # case tests AUCTION-HIGHER at call 1, but call 0 is where the engine left the rules.
+    refused = {"rule": "AUCTION-TURN", "message": "not your turn", "index": 0}
+    charge = charge_case(
+        "auction",
+        {"calls": SD_OPENING},
+        {"legal": True, "next_seat": 2},
+        {"legal": False, "violation": refused},
+        "AUCTION-HIGHER",
+    )
+    assert charge.rules == ("AUCTION-FIRST-BIDDER", "AUCTION-TURN")
+    assert charge.at == "call 0 (seat 0: bid 150)"
+
+
+def test_a_refusal_under_an_earlier_rule_of_the_precedence_charges_that_rule() -> None:
+    calls = [{"seat": 0, "pass": True}]
+    expect = {"legal": False, "violation": {"rule": "AUCTION-DEALER-OPENS"}}
+    turn = {"legal": False, "violation": {"rule": "AUCTION-TURN", "message": "", "index": 0}}
+    charge = charge_case("auction", {"calls": calls}, expect, turn, "AUCTION-DEALER-OPENS")
+    assert charge.rules == ("AUCTION-FIRST-BIDDER", "AUCTION-TURN", "AUCTION-DEALER-OPENS")
+    # A later rule of the precedence means the engine missed the expected one: that is charged.
+    low = {"legal": False, "violation": {"rule": "AUCTION-OPENING-MIN", "message": "", "index": 0}}
+    charge = charge_case("auction", {"calls": calls}, expect, low, "AUCTION-DEALER-OPENS")
+    assert charge.rules == ("AUCTION-DEALER-OPENS",)
+
+
+def test_a_wrongly_accepted_last_call_is_charged_to_the_expected_rule() -> None:
+    calls = [{"seat": 1, "bid": 50}, {"seat": 2, "bid": 61}]
+    expect = {"legal": False, "violation": {"rule": "AUCTION-STEP"}}
+    charge = charge_case("auction", {"calls": calls}, expect, {"legal": True}, "AUCTION-STEP")
+    assert charge.rules == ("AUCTION-STEP",) and charge.at == "call 1 (seat 2: bid 61)"
+
+
+def test_a_dealer_opening_refused_after_the_first_call_points_at_the_first_bidder() -> None:
+    # Unclaimed hand actions: the engine gave "bid 150" to the seat on the dealer's left, so the
+    # dealer's pass at action 3 is refused as the dealer's opening.
+    refused = {"index": 3, "rule": "AUCTION-DEALER-OPENS", "message": "must open 150"}
+    actions = ["bid 150", "pass", "pass", "pass", "trump h"]
+    charge = hand_divergence(
+        {"legal": True, "first_illegal": None},
+        {"legal": False, "first_illegal": refused},
+        actions,
+        "TRUMP-CALL",
+    )
+    assert charge is not None and charge.rules[0] == "AUCTION-FIRST-BIDDER"
+
+
+def test_a_claimed_action_is_charged_by_its_kind() -> None:
+    refused = {"index": 1, "rule": "", "message": "no rule named"}
+    charge = hand_divergence(
+        {"legal": True}, {"legal": False, "first_illegal": refused}, ["bid 50", "seat 2: pass"], "X"
+    )
+    assert charge is not None and charge.rules == ("AUCTION-PASS-FINAL",)
+
+
+# --- meld cases: charged to the rule of the item that differs ------------------------------
+
+
+def test_a_meld_item_reported_wrong_is_charged_to_that_items_rule() -> None:
+    run = {"id": "run", "count": 1, "points": 15, "suit": "h"}
+    royal = {"id": "royal_marriage", "count": 1, "points": 4, "suit": "h"}
+    expect = {"total": 15, "melds": [run]}
+    charge = charge_case("meld", {}, expect, {"total": 19, "melds": [run, royal]}, "MELD-RUN")
+    assert charge.rules == ("MELD-ROYAL-MARRIAGE", "MELD-RUN") and charge.at == "meld items"
+    # The case's own item wrong: its own rule stays first.
+    charge = charge_case("meld", {}, expect, {"total": 0, "melds": []}, "MELD-RUN")
+    assert charge.rules == ("MELD-RUN",)
+
+
+def test_a_meld_item_charge_is_direct_evidence_for_the_items_rule() -> None:
+    item = Charge(("MELD-ROYAL-MARRIAGE", "MELD-RUN"), "meld items", "")
+    outcomes = [
+        Outcome("r1", "failed", "MELD-RUN", (), item),
+        Outcome("r2", "failed", "MELD-RUN", (), item),
+        Outcome("r3", "passed", "MELD-RUN"),
+        Outcome("k1", "failed", "MELD-ROYAL-MARRIAGE"),
+        Outcome("k2", "passed", "MELD-ROYAL-MARRIAGE"),
+    ]
+    found = diagnose(outcomes)
+    assert found[0]["rule"] == "MELD-ROYAL-MARRIAGE" and found[0]["direct"]
+
+
+def test_a_hand_that_plays_on_without_a_marriage_names_both_trump_rules() -> None:
+    expect = {**EXPECT, "outcome": "no_marriage"}
+    charge = hand_divergence(expect, answer(outcome=None), ACTIONS, "TRUMP-NO-MARRIAGE")
+    assert charge is not None
+    assert charge.rules == ("TRUMP-NO-MARRIAGE", "TRUMP-MARRIAGE")

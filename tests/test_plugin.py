@@ -13,7 +13,7 @@ import pytest
 
 from pytest_pinochle import plugin
 from pytest_pinochle.tables import TABLES_DIR, load_table
-from tests.suite_runs import ROOT
+from tests.suite_runs import ROOT, run_suite
 
 QUIET = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist"]
 
@@ -140,3 +140,41 @@ def test_the_plugin_is_inert_in_another_project(tmp_path: Path) -> None:
     assert "1 passed" in done.stdout
     assert "conformance by rule" not in done.stdout
     assert not report.exists()
+
+
+COMPLETE_TRICKS_ONLY = """\
+import sys
+sys.path.insert(0, {root!r})
+from pinochle_adapters import sdk
+from pinochle_adapters.reference import ReferenceEngine
+
+
+class CompleteTricksOnly(ReferenceEngine):
+    def trick_winner(self, params):
+        if len(params["trick"]) < 4:
+            raise sdk.Unsupported("trick_winner: only complete tricks of four cards")
+        return super().trick_winner(params)
+
+
+sys.exit(sdk.serve(CompleteTricksOnly()))
+"""
+
+
+def test_a_winner_function_for_complete_tricks_only_skips_the_shorter_tricks(
+    tmp_path: Path,
+) -> None:
+    """An engine may answer ``trick_winner`` on 1-3 cards with -32001 unsupported: those cases
+    are skipped with its message, never errored, and the complete tricks are still judged."""
+    engine = tmp_path / "complete_tricks_only.py"
+    engine.write_text(COMPLETE_TRICKS_ONLY.format(root=str(ROOT)), encoding="utf-8")
+    table = TABLES_DIR / "trick-winner-single-deck.yaml"
+    cases = load_table(table)
+    short = {f"{table.relative_to(ROOT)}::{c.id}" for c in cases if len(c.params["trick"]) < 4}
+    full = {f"{table.relative_to(ROOT)}::{c.id}" for c in cases if len(c.params["trick"]) == 4}
+    assert short and full, "the table needs tricks of both kinds for this test to mean anything"
+    run = run_suite(f"{sys.executable} {engine}", paths=[str(table.relative_to(ROOT))])
+    assert run.returncode == 0, run.tail()
+    assert run.items("skipped") == short
+    assert full <= run.items("passed")
+    assert not run.items("errored") and not run.items("failed")
+    assert "only complete tricks of four cards" in run.output
