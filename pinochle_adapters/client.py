@@ -22,7 +22,7 @@ import subprocess
 import threading
 import time
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TextIO
 
 import specdata
 
@@ -629,9 +629,17 @@ class Engine:
     """
 
     def __init__(
-        self, transport: _Transport, *, timeout: float, validate: bool, check_results: bool
+        self,
+        transport: _Transport,
+        *,
+        timeout: float,
+        validate: bool,
+        check_results: bool,
+        traffic: TextIO | None = None,
     ) -> None:
         self._transport = transport
+        self._traffic = traffic
+        self._traffic_lock = threading.Lock()
         self.timeout = timeout
         self.validate = validate
         self.check_results = check_results or validate
@@ -697,6 +705,20 @@ class Engine:
         self._failed_starts = 0
         self._start_error = None
 
+    def log_traffic(self, stream: TextIO | None) -> None:
+        """Write every request line (``> ``), reply line (``< ``) and missing reply (``! why``) to
+        ``stream`` from now on (None: stop). ``grep '^> ' FILE | cut -c3-`` replays the requests."""
+        self._traffic = stream
+
+    def _log(self, mark: str, line: str) -> None:
+        stream = self._traffic
+        if stream is None:
+            return
+        with self._traffic_lock, contextlib.suppress(OSError, ValueError):
+            # A full disk or a closed log must never turn into the engine's failure.
+            stream.write(f"{mark} {line}\n")
+            stream.flush()
+
     def _stop_quietly(self) -> None:
         self._running = False
         with contextlib.suppress(Exception):
@@ -710,15 +732,18 @@ class Engine:
                 # The suite's own request is wrong: not the engine's fault, but not a pass either.
                 raise EngineError(f"{method}: the suite's request fails the protocol: {problem}")
         line = protocol.encode(protocol.request(request_id, method, params))
+        self._log(">", line)
         try:
             reply = self._transport.exchange(line, self.timeout)
         except _TransportError as e:
+            self._log("!", f"{method}: {e}")
             tail = self._transport.stderr_tail()
             if e.restart:
                 self._stop_quietly()
             if e.kind is EngineTimeout:
                 self._timeouts[method] = self._timeouts.get(method, 0) + 1
             raise e.kind(f"{self.description}: {method}: {e}", None, tail) from None
+        self._log("<", reply)
         self._timeouts[method] = 0
         return self._parse_reply(method, request_id, reply)
 
@@ -880,20 +905,33 @@ def protocol_defaults(variant: str) -> dict[str, str]:
 
 
 def open_engine(
-    command: str | None, *, timeout: float = DEFAULT_TIMEOUT, validate: bool = False
+    command: str | None,
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    validate: bool = False,
+    traffic: TextIO | None = None,
 ) -> Engine:
     """An engine started from a shell command line, speaking the protocol on stdin/stdout.
 
     ``timeout`` bounds each request (seconds). Every result is checked against the method's
-    schema; ``validate=True`` also checks every request the suite sends.
+    schema; ``validate=True`` also checks every request the suite sends. ``traffic`` receives
+    every request and reply line, ``initialize`` included (see ``Engine.log_traffic``).
 
     Transitional: None or ``"reference"`` still opens ``pinochle_adapters.reference:server``
     in-process (by name); callers should use ``open_in_process(load_server(...))``.
     """
     if command is None or command.strip() == "reference":
         server = load_server("pinochle_adapters.reference:server")
-        return open_in_process(server, timeout=timeout, validate=validate, trusted=True)
-    return Engine(_Subprocess(command), timeout=timeout, validate=validate, check_results=True)
+        return open_in_process(
+            server, timeout=timeout, validate=validate, trusted=True, traffic=traffic
+        )
+    return Engine(
+        _Subprocess(command),
+        timeout=timeout,
+        validate=validate,
+        check_results=True,
+        traffic=traffic,
+    )
 
 
 def open_in_process(
@@ -902,6 +940,7 @@ def open_in_process(
     timeout: float = DEFAULT_TIMEOUT,
     validate: bool = False,
     trusted: bool = False,
+    traffic: TextIO | None = None,
 ) -> Engine:
     """An engine answering in this process through ``server.handle_line``: the same lines as a
     subprocess, with the same timeout (see ``_InProcess`` for what a timeout can and cannot stop).
@@ -911,7 +950,13 @@ def open_in_process(
     caller's thread under a watchdog. Any other server's results are checked, as a subprocess's.
     """
     transport = _InProcess(server, trusted=trusted)
-    return Engine(transport, timeout=timeout, validate=validate, check_results=not trusted)
+    return Engine(
+        transport,
+        timeout=timeout,
+        validate=validate,
+        check_results=not trusted,
+        traffic=traffic,
+    )
 
 
 def load_server(target: str) -> LineServer:

@@ -14,7 +14,7 @@ from reference_engine import auction, cards, meld, scoring, tricks, variants
 from reference_engine.actions import parse_claims, play
 from reference_engine.auction import AuctionState, Call
 from reference_engine.cards import SUITS, card_code
-from reference_engine.errors import CardError, IllegalAction
+from reference_engine.errors import CardError, IllegalAction, PinochleError
 from reference_engine.game import GameIllegal, replay_game
 from reference_engine.hand import HandState, Illegal, replay
 from reference_engine.variants import Rules
@@ -297,6 +297,9 @@ def _game_illegal(illegal: GameIllegal | None) -> GameIllegalEntry | None:
 class ReferenceEngine:
     """The reference engine behind the protocol: every variant, every option, every method."""
 
+    invalid_params = (PinochleError,)
+    """Its errors for bad input (a bad card, an impossible figure): -32602; anything else it
+    raises is a bug: -32603 (pinochle_adapters.sdk)."""
     name = "pinochle-reference"
     version = reference_engine.__version__
     methods: ClassVar[list[str]] = list(RULE_METHODS)

@@ -57,10 +57,34 @@ def _line(reply: dict[str, Any]) -> bytes:
     return protocol.encode(reply).encode("utf-8")
 
 
-def _error(request_id: int | str | None, code: int, message: str) -> bytes:
+def _text(message: str, limit: int = ERROR_LIMIT) -> str:
+    """``message`` cut to ``limit`` characters and made encodable as UTF-8."""
+    return shorten(message, limit).encode("utf-8", errors="backslashreplace").decode("utf-8")
+
+
+def _error(request_id: int | str | None, code: int, message: str, data: Any = None) -> bytes:
     """An error reply line; the message is cut to ERROR_LIMIT and made encodable."""
-    text = shorten(message, ERROR_LIMIT).encode("utf-8", errors="backslashreplace")
-    return _line(protocol.error_response(request_id, code, text.decode("utf-8")))
+    return _line(protocol.error_response(request_id, code, _text(message), data))
+
+
+TRACEBACK_FRAMES = 3
+"""How many of the innermost frames an internal error's ``data`` quotes."""
+
+
+def _fault_data(error: BaseException) -> dict[str, Any]:
+    """``data`` of an internal error: the exception's type, its message and the innermost frames
+    (``file:line in function: source``), so the engine's author sees where the bug is."""
+    # The SDK's own frame (the call into the engine) says nothing about the bug: leave it out.
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if f.filename != __file__]
+    frames = frames[-TRACEBACK_FRAMES:]
+    return {
+        "type": type(error).__name__,
+        "message": _text(str(error)),
+        "traceback": [
+            _text(f"{f.filename}:{f.lineno} in {f.name}: {(f.line or '').strip()}", 300)
+            for f in frames
+        ],
+    }
 
 
 def _summary(prefix: str, error: BaseException) -> str:
@@ -98,9 +122,12 @@ class Server:
     ``variants`` attributes, or they are given here. ``initialize`` reports the methods the object
     implements (or its ``methods`` attribute when it has one).
 
-    Errors: params that fail the method's schema, an undeclared variant or option, or a
-    ``ValueError``/``KeyError`` raised by the object answer -32602 with the message; any other
-    exception answers -32603 with a one-line message (the traceback goes to stderr only).
+    Errors: params that fail the method's schema, an undeclared variant or option, or an
+    ``InvalidParams`` raised by the object answer -32602 with the message. Any other exception the
+    object raises is a fault of the engine's own code, a ``KeyError`` or ``ValueError`` too: it
+    answers -32603 with ``internal error in METHOD: Type: message`` and the exception's type and
+    traceback tail in ``data`` (the full traceback goes to stderr). An engine whose own exception
+    classes mean "bad input" names them in ``invalid_params`` (or an ``invalid_params`` attribute).
     """
 
     def __init__(
@@ -112,6 +139,7 @@ class Server:
         variants: VariantsDecl | None = None,
         check_params: bool = True,
         log: IO[str] | None = None,
+        invalid_params: tuple[type[Exception], ...] | None = None,
     ) -> None:
         self.engine = engine
         self.name = name or str(getattr(engine, "name", type(engine).__name__))
@@ -126,6 +154,13 @@ class Server:
             methods = [m for m in RULE_METHODS if callable(getattr(engine, m, None))]
         self.methods = [m for m in RULE_METHODS if m in methods]
         self.check_params = check_params
+        declared_bad = (
+            invalid_params
+            if invalid_params is not None
+            else tuple(getattr(engine, "invalid_params", ()))
+        )
+        self.invalid_params: tuple[type[Exception], ...] = (InvalidParams, *declared_bad)
+        """Exceptions that mean the request is wrong (-32602); any other one is a bug (-32603)."""
         self.log = log
         self.shutdown_requested = False
 
@@ -215,13 +250,18 @@ class Server:
             result = getattr(self.engine, method)(params)
         except Unsupported as e:
             return _error(request_id, UNSUPPORTED, str(e) or f"{method} is not supported")
-        except (ValueError, KeyError) as e:
-            # PinochleError, CardError, VariantError are ValueErrors; a KeyError is a missing field.
-            text = str(e) if not isinstance(e, KeyError) else f"missing or unknown {e}"
-            return _error(request_id, INVALID_PARAMS, text)
+        except self.invalid_params as e:
+            return _error(request_id, INVALID_PARAMS, str(e))
         except Exception as e:
+            # Params passed validation, so whatever else the engine raises (a KeyError or a
+            # ValueError included) is a bug in its code: say so, and where, not "invalid params".
             self._log_traceback()
-            return _error(request_id, INTERNAL_ERROR, _summary(f"internal error in {method}", e))
+            return _error(
+                request_id,
+                INTERNAL_ERROR,
+                _summary(f"internal error in {method}", e),
+                _fault_data(e),
+            )
         try:
             # The one encoding of the result; a result that is not JSON is the engine's fault.
             return _line(protocol.result_response(request_id, result))

@@ -1,7 +1,8 @@
 """The ``pinochle`` command, the project's one face: it imports the parts and nothing imports it.
 
 ``play`` and ``replay`` use the reference engine; ``spec`` and ``suite`` the suite's catalogue and
-export; ``test`` runs the packaged conformance suite through pytest from any directory.
+export; ``test`` runs the packaged conformance suite through pytest from any directory; ``report``
+builds the static site from JSON reports; ``fuzz`` runs the differential fuzzer.
 """
 
 from __future__ import annotations
@@ -13,7 +14,9 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pinochle_fuzz.cli import main as fuzz_main
 from pytest_pinochle import catalogue, export
+from pytest_pinochle.site import build_site
 from reference_engine import records
 from reference_engine.bots import simple
 from reference_engine.errors import PinochleError
@@ -87,6 +90,14 @@ def _parser() -> argparse.ArgumentParser:
     )
     out.add_argument("--method", action="append", default=[], help="only this method (repeatable)")
     out.add_argument("--tables", nargs="+", type=Path, help="tables to read (default: the suite's)")
+    report = sub.add_parser("report", help="a static site from conformance reports (JSON)")
+    report.add_argument("reports", nargs="+", type=Path, help="--conformance-report files")
+    report.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
+    sub.add_parser(
+        "fuzz",
+        help="ask an engine random questions and compare with the reference (options follow)",
+        add_help=False,
+    )
     sub.add_parser(
         "test",
         help="run the packaged conformance suite (pytest options follow, e.g. --engine CMD)",
@@ -178,6 +189,13 @@ def suite_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def report_command(args: argparse.Namespace) -> int:
+    """``pinochle report REPORT.json [MORE.json ...] -o DIR``: one engine or many side by side."""
+    build_site(args.reports, args.output)
+    print(f"wrote {args.output / 'index.html'}")
+    return 0
+
+
 def test_command(pytest_args: Sequence[str]) -> int:
     """``pinochle test [pytest options]``: the packaged suite, from any directory.
 
@@ -195,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["test"]:
         return test_command(args_list[1:])
+    if args_list[:1] == ["fuzz"]:
+        return fuzz_main(args_list[1:])
     args = _parser().parse_args(args_list)
     try:
         if args.command == "play":
@@ -203,6 +223,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return replay(args)
         if args.command == "spec":
             return spec_command(args)
+        if args.command == "report":
+            return report_command(args)
         return suite_command(args)
     except (PinochleError, ValueError, OSError) as err:
         # Every part words its errors (file:line for data, the rule for an action): one line.

@@ -11,13 +11,16 @@ from typing import Any
 import pytest
 
 import specdata
-from pinochle_adapters.client import Engine, EngineError, Unsupported
+from pinochle_adapters.client import EngineError, Unsupported
 
 from . import catalogue, tags
 from .driver import SITUATION_KEY, Situation
 from .report import Reporter
-from .session import REFERENCE_SHOWN, end_run, start_run, state_of
+from .session import REFERENCE_SHOWN, ModelledEngine, end_run, start_run, state_of
 from .tables import TABLES_DIR, TableFile
+
+pytest_plugins = ("pytest_pinochle.known_failures",)
+"""Parts that are plugins of their own, registered with this one."""
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -94,13 +97,13 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 @pytest.fixture(scope="session")
-def engine(pytestconfig: pytest.Config) -> Engine:
+def engine(pytestconfig: pytest.Config) -> ModelledEngine:
     """The engine under test (``--engine``), shared by the whole session."""
     return state_of(pytestconfig).engine()
 
 
 @pytest.fixture
-def situation(engine: Engine, request: pytest.FixtureRequest) -> Situation:
+def situation(engine: ModelledEngine, request: pytest.FixtureRequest) -> Situation:
     """What the scenario's Given steps set up; When steps ask the engine, Then steps check.
 
     Kept on the item too, so that a failure can be placed by the diagnosis."""

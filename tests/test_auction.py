@@ -190,6 +190,7 @@ def test_summary_stops_at_first_illegal_call() -> None:
         "violation": {
             "rule": "AUCTION-STEP",
             "message": answer["violation"]["message"],
+            "index": 1,  # the refused call: (2, 61)
         },
         "complete": False,
         "next_seat": 2,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -131,3 +133,45 @@ def test_help_names_no_internal_module(capsys: pytest.CaptureFixture[str]) -> No
             cli.main(argv)
         out = capsys.readouterr().out
         assert "adapters" not in out and "``" not in out, out
+
+
+def test_report_writes_a_site_and_refuses_a_non_report(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    report = tmp_path / "r.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "features/",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "meld-online",
+            "--conformance-report",
+            str(report),
+        ],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert cli.main(["report", str(report), "-o", str(tmp_path / "site")]) == 0
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert "index.html" in capsys.readouterr().out
+    bogus = tmp_path / "bogus.json"
+    bogus.write_text("[1, 2]")
+    assert cli.main(["report", str(bogus), "-o", str(tmp_path / "site2")]) == 2
+    err = capsys.readouterr().err
+    assert str(bogus) in err and len(err.splitlines()) == 1
+
+
+def test_fuzz_is_reached_through_the_face(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["fuzz", "--help"])
+    assert exit_.value.code == 0
+    assert "--engine" in capsys.readouterr().out

@@ -2,7 +2,8 @@
 
 specdata -> reference_engine (rules only) -> pinochle_adapters (protocol, client and SDK know no
 engine; only the reference server sees the rules) -> pytest_pinochle (the runner, which talks to
-engines through the client only) -> pinochle_cli (the face, imported by none).
+engines through the client only) -> pinochle_fuzz (rules + client + comparison) -> pinochle_cli
+(the face, imported by none).
 """
 
 from __future__ import annotations
@@ -13,7 +14,14 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("specdata", "reference_engine", "pinochle_adapters", "pytest_pinochle", "pinochle_cli")
+PACKAGES = (
+    "specdata",
+    "reference_engine",
+    "pinochle_adapters",
+    "pytest_pinochle",
+    "pinochle_fuzz",
+    "pinochle_cli",
+)
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "specdata": (*PACKAGES[1:], "pytest", "pytest_bdd"),
     "reference_engine": (*PACKAGES[2:], "pytest", "pytest_bdd"),
@@ -26,7 +34,14 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     "pinochle_adapters.client": ("reference_engine", "pytest_pinochle", "pinochle_cli"),
     "pinochle_adapters.sdk": ("reference_engine", "pytest_pinochle", "pinochle_cli"),
     "pinochle_adapters.reference": ("pytest_pinochle", "pinochle_cli"),
-    "pytest_pinochle": ("reference_engine", "pinochle_adapters.reference", "pinochle_cli"),
+    "pytest_pinochle": (
+        "reference_engine",
+        "pinochle_adapters.reference",
+        "pinochle_fuzz",
+        "pinochle_cli",
+    ),
+    # The fuzzer sees the rules (to reach positions) and the runner's comparison; the face sees it.
+    "pinochle_fuzz": ("pinochle_cli",),
     "features": ("reference_engine", "pinochle_adapters", "pinochle_cli", "features.support"),
 }
 """Module (or package) prefix -> what it must never import."""

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import shutil
+import subprocess
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
@@ -138,8 +141,6 @@ def test_unknown_method_names_the_implemented_ones(toy: Server) -> None:
             ),
             "variant double-deck has no option 'colour'",
         ),
-        (meld_request(["9h"]), "nines do not meld here (MELD-RUN)"),
-        (meld_request(["Jh"]), "jack_table"),
         (meld_request(["Qh"]), "queens are on strike"),
     ],
 )  # fmt: skip
@@ -270,3 +271,87 @@ def test_reference_without_params_check_still_names_the_bad_card() -> None:
     code, message = error_of(ask(lenient, meld_request(["Ah", "Zz"])))
     assert code == protocol.INVALID_PARAMS
     assert "'Zz'" in message
+
+
+# --- an engine's own bug is an internal error, not "invalid params" ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "kind", "words"),
+    [
+        (["Jh"], "KeyError", "internal error in meld: KeyError: 'jack_table'"),
+        (["9h"], "IllegalAction", "internal error in meld: IllegalAction: nines do not meld here"),
+    ],
+)
+def test_a_key_or_value_error_of_the_engine_is_an_internal_error_with_its_traceback(
+    toy: Server, hand: list[str], kind: str, words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Review stumble 6: a KeyError from a bug came back as -32602 with no traceback."""
+    reply = ask(toy, meld_request(hand))
+    code, message = error_of(reply)
+    assert code == protocol.INTERNAL_ERROR
+    assert message.startswith(words)
+    data = reply["error"]["data"]
+    assert data["type"] == kind
+    # The innermost frame is the engine's own line, not the SDK's call into it.
+    assert data["traceback"][-1].startswith(f"{__file__}:")
+    assert "in meld: raise " in data["traceback"][-1]
+    assert all("pinochle_adapters/sdk.py" not in frame for frame in data["traceback"])
+    assert "Traceback" in capsys.readouterr().err
+
+
+def test_declared_input_errors_answer_invalid_params() -> None:
+    """An engine names its own "bad input" exceptions; those (and InvalidParams) are -32602."""
+    declared = Server(ToyEngine(), invalid_params=(IllegalAction,))
+    code, message = error_of(ask(declared, meld_request(["9h"])))
+    assert (code, message) == (protocol.INVALID_PARAMS, "nines do not meld here (MELD-RUN)")
+    assert "data" not in ask(declared, meld_request(["9h"]))["error"]
+    assert error_of(ask(declared, meld_request(["Jh"])))[0] == protocol.INTERNAL_ERROR
+
+    class Declaring(ToyEngine):
+        invalid_params = (IllegalAction,)
+
+    assert error_of(ask(Server(Declaring()), meld_request(["9h"])))[0] == protocol.INVALID_PARAMS
+
+
+def test_the_reference_engine_answers_impossible_input_as_invalid_params() -> None:
+    """Input that passes the schema but no deck can hold is the caller's fault, not a bug."""
+    code, message = error_of(ask(server(), meld_request(["Ah"] * 5)))
+    assert code == protocol.INVALID_PARAMS
+    assert "5 copies of Ah" in message
+
+
+NODE_EXAMPLE = Path(__file__).resolve().parent.parent / "pinochle_adapters/examples/node"
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH")
+def test_the_node_example_answers_a_bug_as_internal_error_and_bad_input_as_invalid_params(
+    tmp_path: Path,
+) -> None:
+    """The Node adapter maps errors as the SDK does; its engine is swapped for one whose meld
+    has a bug (reading a property of undefined)."""
+    shutil.copy(NODE_EXAMPLE / "adapter.js", tmp_path / "adapter.js")
+    (tmp_path / "engine.js").write_text(
+        "function meld(hand, trump) { const table = undefined; return table.run; }\n"
+        "module.exports = { meld };\n",
+        encoding="utf-8",
+    )
+    requests = [meld_request(["Ah"]), meld_request(["Zz"]), protocol.request(9, "shutdown", {})]
+    done = subprocess.run(
+        ["node", str(tmp_path / "adapter.js")],
+        input="".join(json.dumps(r) + "\n" for r in requests),
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    bug, bad, _ = (json.loads(line) for line in done.stdout.splitlines())
+    assert bug["error"]["code"] == protocol.INTERNAL_ERROR
+    assert bug["error"]["message"].startswith("internal error in meld: TypeError: ")
+    assert bug["error"]["data"]["type"] == "TypeError"
+    assert "engine.js:1" in bug["error"]["data"]["traceback"][0]
+    assert "TypeError" in done.stderr
+    assert bad["error"] == {
+        "code": protocol.INVALID_PARAMS,
+        "message": 'params.hand[0]: "Zz" is not a card code',
+    }

@@ -1,0 +1,7 @@
+"""``python -m pinochle_fuzz ...``: the same as ``pinochle fuzz ...``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())

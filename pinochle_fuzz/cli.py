@@ -1,0 +1,225 @@
+"""``pinochle fuzz``: the options, the progress bar, the summary and the exit status of a campaign.
+
+``main(argv)`` is called by the ``pinochle`` face module with the arguments after ``fuzz``; exit 1
+when the engine disagrees with the reference anywhere, 0 when not, 2 when it cannot run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import IO, Any
+
+from pinochle_adapters.client import (
+    DEFAULT_TIMEOUT,
+    Engine,
+    EngineError,
+    load_server,
+    open_engine,
+    open_in_process,
+)
+
+from . import campaign
+from .campaign import Finding, FuzzError, Report
+from .cases import replay, replay_command, write_case
+
+DEFAULT_SECONDS = 30.0
+"""How long a campaign runs when neither ``--seconds`` nor ``--hands`` is given."""
+
+
+def _option(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"option {text!r} must be written name=value")
+    return name, value
+
+
+def parser() -> argparse.ArgumentParser:
+    """The options of ``pinochle fuzz``."""
+    p = argparse.ArgumentParser(
+        prog="pinochle fuzz",
+        description=(
+            "Ask an engine random questions (deals, auctions, meld, plays, scores, whole hands) "
+            "and compare each answer with the reference engine's; every disagreement is shrunk "
+            "to a minimal case and written as a scenario table."
+        ),
+    )
+    p.add_argument("--engine", required=True, metavar="CMD", help="the engine's command line")
+    p.add_argument(
+        "--in-process",
+        action="store_true",
+        help="CMD is package.module:factory, a protocol server loaded into this process",
+    )
+    p.add_argument("--variant", action="append", default=[], help="only this variant (repeatable)")
+    p.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=_option,
+        metavar="NAME=VALUE",
+        help="fix a variant option (repeatable); others vary over the declared values",
+    )
+    p.add_argument("--method", action="append", default=[], help="only this method (repeatable)")
+    budget = p.add_mutually_exclusive_group()
+    budget.add_argument(
+        "--seconds", type=float, help=f"run this long (default {DEFAULT_SECONDS:g})"
+    )
+    budget.add_argument("--hands", type=int, help="run this many rounds, one question per method")
+    p.add_argument("--seed", type=int, help="seed of the questions (default: drawn and printed)")
+    p.add_argument(
+        "--out", type=Path, default=Path("fuzz-findings"), help="where cases are written"
+    )
+    p.add_argument("--engine-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
+    p.add_argument(
+        "--replay",
+        nargs="+",
+        type=Path,
+        metavar="FILE",
+        help="ask the engine the cases of these files again instead of fuzzing",
+    )
+    p.add_argument("--no-progress", action="store_true", help="no progress bar on a terminal")
+    return p
+
+
+def open_target(command: str, in_process: bool, timeout: float) -> Engine:
+    """The engine under test: a subprocess, or a server loaded in-process."""
+    if in_process:
+        return open_in_process(load_server(command), timeout=timeout)
+    return open_engine(command, timeout=timeout)
+
+
+class Progress:
+    """A one-line progress bar on a terminal, redrawn in place."""
+
+    def __init__(self, stream: IO[str], hands: int | None, seconds: float | None) -> None:
+        self.stream, self.hands, self.seconds = stream, hands, seconds
+
+    def __call__(self, report: Report) -> None:
+        if self.hands:
+            done = report.rounds / self.hands
+        else:
+            done = report.seconds / self.seconds if self.seconds else 0.0
+        width = 30
+        filled = int(min(done, 1.0) * width)
+        found = len(report.findings)
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (width - filled)}] {done:4.0%} {report.rounds} hands "
+            f"{report.rate:6.0f}/s  {found} disagreement{'s' if found != 1 else ''}"
+        )
+        self.stream.flush()
+
+    def end(self) -> None:
+        self.stream.write("\n")
+
+
+def _short(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)[:300]
+
+
+def describe(finding: Finding, number: int, out: IO[str]) -> None:
+    """The summary of one disagreement: method, rule, question, both answers, the case file."""
+    d = finding.disagreement
+    q = d.question
+    fields = sorted({m.where.split(".")[0].split("[")[0] for m in d.mismatches})
+    actual = d.actual if isinstance(d.actual, dict) else {"answer": d.actual}
+    print(
+        f"DISAGREEMENT {number}: {q.method} ({q.variant}), likely rule {d.rule} "
+        f"(seen {finding.seen} time{'s' if finding.seen != 1 else ''})",
+        file=out,
+    )
+    print(f"  options:   {_short(dict(q.options))}", file=out)
+    print(f"  question:  {_short(q.input)}", file=out)
+    print(f"  engine:    {_short({k: actual.get(k) for k in fields if k in actual})}", file=out)
+    print(f"  reference: {_short({k: d.expect.get(k) for k in fields if k in d.expect})}", file=out)
+    for m in d.mismatches[:5]:
+        print(f"  differs:   {m}", file=out)
+    if finding.path is not None:
+        print(f"  case:      {finding.path}", file=out)
+
+
+def summary(report: Report, out: IO[str]) -> None:
+    """Counts per method and the rate."""
+    print(f"{'method':<14} {'asked':>9} {'disagreed':>10}", file=out)
+    for method, asked in report.asked.items():
+        print(f"{method:<14} {asked:>9} {report.disagreed[method]:>10}", file=out)
+    print(
+        f"{report.rounds} hands in {report.seconds:.1f} s: {report.rate:.0f} hands/s "
+        f"(shrinking {report.shrink_seconds:.1f} s not counted)",
+        file=out,
+    )
+
+
+def _replay(engine: Engine, paths: Sequence[Path], out: IO[str]) -> int:
+    failed = 0
+    for result in replay(engine, paths):
+        status = "DISAGREES" if result.mismatches else "agrees"
+        print(f"{result.case.id} ({result.case.where}): {status}", file=out)
+        for m in result.mismatches:
+            print(f"  {m}", file=out)
+        failed += bool(result.mismatches)
+    return 1 if failed else 0
+
+
+def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
+    """Run ``pinochle fuzz`` with these arguments (those after ``fuzz``); the exit status."""
+    args = parser().parse_args(argv)
+    out = out if out is not None else sys.stdout
+    try:
+        engine = open_target(args.engine, args.in_process, args.engine_timeout)
+    except EngineError as err:
+        print(f"pinochle fuzz: {err}", file=sys.stderr)
+        return 2
+    with engine:
+        if engine.info is None:
+            print(f"pinochle fuzz: {engine.start_error}", file=sys.stderr)
+            return 2
+        if args.replay:
+            return _replay(engine, args.replay, out)
+        try:
+            targets = campaign.targets(engine.info, args.variant, dict(args.option))
+            methods = campaign.declared_methods(engine.info, args.method)
+        except FuzzError as err:
+            print(f"pinochle fuzz: {err}", file=sys.stderr)
+            return 2
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**32)
+        seconds = args.seconds
+        if seconds is None and args.hands is None:
+            seconds = DEFAULT_SECONDS
+        print(
+            f"pinochle fuzz: {engine.description}, seed {seed}, "
+            f"variants {' '.join(t.variant for t in targets)}, methods {' '.join(methods)}",
+            file=out,
+        )
+        progress = None
+        if not args.no_progress and sys.stderr.isatty():
+            progress = Progress(sys.stderr, args.hands, seconds)
+
+        def record(finding: Finding) -> None:
+            path = write_case(finding.disagreement, args.out, args.engine, seed, args.in_process)
+            finding.path = str(path)
+
+        report = campaign.run(
+            engine,
+            targets,
+            methods,
+            seed,
+            hands=args.hands,
+            seconds=seconds,
+            on_finding=record,
+            on_progress=progress,
+        )
+        if progress is not None:
+            progress.end()
+    for number, finding in enumerate(report.findings, 1):
+        describe(finding, number, out)
+        if finding.path is not None:
+            print(
+                f"  replay:    {replay_command(Path(finding.path), args.engine, args.in_process)}",
+                file=out,
+            )
+    summary(report, out)
+    return 1 if report.findings else 0

@@ -1,0 +1,474 @@
+"""The questions a fuzz campaign asks: one generator per protocol method, over ``choose(n)``.
+
+Each generator builds a method's input from the reference's state API (deals, auctions, hands
+played by random legal actions); 0 is always the simplest choice, so Hypothesis shrinks towards
+short auctions, short hands, few meld groups and truncated action lists.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from reference_engine import auction, tricks
+from reference_engine.actions import (
+    BID,
+    KIND_BITS,
+    PASS_ACTION,
+    PLAY_ON_ACTION,
+    THROW_IN_ACTION,
+    TRUMP,
+    Action,
+    give,
+    play,
+    text,
+)
+from reference_engine.auction import Call
+from reference_engine.cards import (
+    ACE,
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    JACK,
+    KING,
+    NINE,
+    NUM_KINDS,
+    QUEEN,
+    SPADES,
+    SUITS,
+    TEN,
+    Card,
+    card_code,
+    deal,
+    from_counts,
+    make_card,
+    suit_of,
+)
+from reference_engine.errors import IllegalAction
+from reference_engine.hand import HandState, Phase
+from reference_engine.variants import Rules
+
+from .choices import Choose
+
+Input = dict[str, Any]
+"""A method's params without ``variant`` and ``options``."""
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question: a method, the variant and options, the input, and (when the generator
+    already played it through the reference's state API) the reference's answer."""
+
+    method: str
+    variant: str
+    options: Mapping[str, str]
+    input: Input
+    answer: dict[str, Any] | None = field(default=None, compare=False)
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The protocol params of the question."""
+        return {"variant": self.variant, "options": dict(self.options), **self.input}
+
+
+def codes(cards: Sequence[Card]) -> list[str]:
+    """Card kinds as card codes."""
+    return [card_code(c) for c in cards]
+
+
+# --- cards, decks, deals ------------------------------------------------------------------------
+
+
+def shuffle(cards: Sequence[Card], choose: Choose) -> list[Card]:
+    """A permutation of ``cards`` (Fisher-Yates; all choices 0 keep the canonical order)."""
+    order = list(cards)
+    for i in range(len(order) - 1):
+        j = i + choose(len(order) - i)
+        order[i], order[j] = order[j], order[i]
+    return order
+
+
+def dealt(rules: Rules, choose: Choose) -> tuple[int, list[list[Card]]]:
+    """A dealer and the four hands of a shuffled deck, dealt in the variant's packets."""
+    dealer = choose(4)
+    return dealer, deal(shuffle(rules.deck_cards, choose), dealer, rules.deal_packets)
+
+
+class CardPicker:
+    """Draws cards one by one without exceeding the deck's copies, biased towards identical
+    cards, the suit led and trumps (the situations where obligations and ties bite)."""
+
+    def __init__(self, rules: Rules, choose: Choose, trump: int) -> None:
+        self.kinds = [c for c in range(NUM_KINDS) if rules.deck_counts[c]]
+        self.left = list(rules.deck_counts)
+        self.choose = choose
+        self.trump = trump
+        self.drawn: list[Card] = []
+
+    def pick(self, led: Card | None = None) -> Card:
+        """One more card: 0 any card, 1 a copy of one drawn, 2 of the suit led, 3 a trump."""
+        how = self.choose(4)
+        if how == 1 and self.drawn:
+            card = self.drawn[self.choose(len(self.drawn))]
+        elif how in (2, 3):
+            suit = self.trump if how == 3 or led is None else suit_of(led)
+            ranks = [c for c in self.kinds if suit_of(c) == suit]
+            card = ranks[self.choose(len(ranks))]
+        else:
+            card = self.kinds[self.choose(len(self.kinds))]
+        # A card with no copy left gives way to the next kind that has one.
+        start = self.kinds.index(card)
+        for step in range(len(self.kinds)):
+            card = self.kinds[(start + step) % len(self.kinds)]
+            if self.left[card]:
+                break
+        self.left[card] -= 1
+        self.drawn.append(card)
+        return card
+
+    def cards(self, n: int, led: Card | None = None) -> list[Card]:
+        """``n`` more cards (fewer if the deck runs out)."""
+        return [self.pick(led) for _ in range(min(n, sum(self.left)))]
+
+
+# --- a hand played by choices --------------------------------------------------------------------
+
+
+def choose_action(state: HandState, choose: Choose) -> Action:
+    """A legal action of the seat to act. Auction: 0-2 the cheapest call (pass if allowed, else
+    the smallest bid), 3-6 the smallest bid, 7 any legal bid; decision: play on, throw in one
+    time in four; other phases: any legal action (0 the first, the lowest card kind)."""
+    if state.phase is Phase.AUCTION:
+        how = choose(8)
+        if how < 7:
+            # From the auction's own answers: the full list holds every bid to the ceiling.
+            low = auction.min_bid(state.auction, state.rules)
+            can_pass = auction.can_pass(state.auction, state.rules)
+            if low is None or (how < 3 and can_pass):
+                return PASS_ACTION
+            return low << KIND_BITS | BID
+    legal = state.legal_actions()
+    if state.phase is Phase.DECISION:
+        return legal[-1] if choose(4) == 3 else legal[0]
+    return legal[choose(len(legal))]
+
+
+def illegal_action(state: HandState, choose: Choose) -> Action:
+    """An action that is not legal now: a card, a call, a trump, a decision or a give."""
+    rules = state.rules
+    seat = state.current_seat()
+    low = auction.min_bid(state.auction, rules) or rules.auction.minimum
+    held = from_counts(state.held[seat]) if seat is not None else []
+    n = max(rules.pass_cards, 1)
+    candidates = [
+        *(play(c) for c in range(NUM_KINDS) if rules.deck_counts[c]),
+        *(b << KIND_BITS | BID for b in sorted({max(low - 1, 1), low + 1, low})),
+        PASS_ACTION,
+        *(s << KIND_BITS | TRUMP for s in range(4)),
+        PLAY_ON_ACTION,
+        THROW_IN_ACTION,
+        *([give(held[: n - 1] or held[:1])] if held else []),
+    ]
+    legal = set(state.legal_actions())
+    wrong = [a for a in candidates if a not in legal]
+    return wrong[choose(len(wrong))]
+
+
+@dataclass
+class PlayedHand:
+    """A hand dealt and played by choices: the deal as dealt, and the state after ``actions``."""
+
+    dealer: int
+    hands: list[list[Card]]
+    scores: tuple[int, int]
+    number: int
+    state: HandState
+    actions: list[Action]
+
+
+def play_choices(
+    rules: Rules,
+    choose: Choose,
+    stop: Callable[[HandState], bool] | None = None,
+    limit: int | None = None,
+) -> PlayedHand:
+    """Deal and play legal actions until the hand is over, ``limit`` actions are played, or
+    ``stop(state)`` says so."""
+    dealer, hands = dealt(rules, choose)
+    scores = (0, 0)
+    if choose(4) == 3:  # scores near the end of the game, where GAME-* rules decide
+        scores = (game_score(rules, choose), game_score(rules, choose))
+    number = 1 + choose(rules.rounds + 1) if rules.rounds else 1
+    counts = [tuple(h.count(c) for c in range(NUM_KINDS)) for h in hands]
+    state = HandState(rules, dealer, counts, scores, number)
+    actions: list[Action] = []
+    while not state.is_terminal() and not (stop is not None and stop(state)):
+        if limit is not None and len(actions) >= limit:
+            break
+        action = choose_action(state, choose)
+        state.apply(action)
+        actions.append(action)
+    return PlayedHand(dealer, hands, scores, number, state, actions)
+
+
+def game_score(rules: Rules, choose: Choose) -> int:
+    """A score before a hand: 0, or near the target or the bid-to-win mark (either side)."""
+    how = choose(4)
+    if how == 0:
+        return 0
+    mark = rules.bid_to_win if how == 2 and rules.bid_to_win else rules.target
+    unit = rules.auction.unit
+    return max(mark - unit * choose(8) + (unit if how == 3 else 0), -mark)
+
+
+def _stop_in_play(choose: Choose, odds: int) -> Callable[[HandState], bool]:
+    """Stop at some position of trick play (each position with chance 1/odds)."""
+
+    def stop(state: HandState) -> bool:
+        return state.phase is Phase.PLAY and choose(odds) == 0
+
+    return stop
+
+
+# --- one generator per method --------------------------------------------------------------------
+
+
+def ask_deal(rules: Rules, choose: Choose) -> Input:
+    """DEAL-*: a shuffled deck and a dealer; sometimes a deck with a card missing, doubled or
+    added (DECK-COMPOSITION)."""
+    dealer = choose(4)
+    deck = shuffle(rules.deck_cards, choose)
+    broken = choose(24)  # one deck in eight is not the variant's
+    if broken == 21:
+        del deck[choose(len(deck))]
+    elif broken == 22:
+        deck[choose(len(deck))] = deck[choose(len(deck))]
+    elif broken == 23:
+        deck.insert(choose(len(deck) + 1), deck[choose(len(deck))])
+    return {"dealer": dealer, "deck": codes(deck)}
+
+
+def ask_auction(rules: Rules, choose: Choose) -> Input:
+    """AUCTION-*: a sequence of calls, each with chance 1/16 of being the last; mostly legal
+    (the smallest bid, a pass, a raise of exactly the largest raise, any legal bid), one in ten
+    illegal (off step, too low, out of turn, a forced pass), and now and then a call after the
+    end."""
+    a = rules.auction
+    dealer = choose(4)
+    state = auction.start(rules, dealer)
+    calls: list[dict[str, Any]] = []
+    while choose(16) != 0:
+        seat = state.next_seat
+        call: Call
+        if seat is None:  # complete: any call now breaks AUCTION-END
+            if choose(4) != 3:
+                break
+            seat, call = choose(4), None if choose(2) == 0 else a.minimum
+        else:
+            low = auction.min_bid(state, rules)
+            how = choose(20)
+            high = state.high_bid or a.minimum
+            call = None if low is None else low
+            if 8 <= how < 14 and auction.can_pass(state, rules):
+                call = None
+            elif how in (14, 15) and a.max_raise is not None and state.high_bid is not None:
+                call = high + a.max_raise
+            elif how in (16, 17):
+                bids = auction.legal_bids(state, rules)
+                call = bids[choose(len(bids))] if bids else None
+            elif how == 18:
+                wrong = [high + 1, high - a.unit, high + (a.max_raise or 0) + a.unit, high]
+                pick = choose(len(wrong) + 1)
+                forced = not auction.can_pass(state, rules)
+                call = None if pick == len(wrong) and forced else max(wrong[pick % len(wrong)], 1)
+            elif how == 19:
+                seat = (seat + 1 + choose(3)) % 4
+        calls.append({"seat": seat, "pass": True} if call is None else {"seat": seat, "bid": call})
+        try:
+            state = auction.apply_call(state, rules, seat, call)
+        except IllegalAction:
+            break  # the answer stops at the first illegal call
+    return {"dealer": dealer, "calls": calls}
+
+
+_GROUPS = ("run", "royal", "marriage", "around", "pinochle", "dix")
+
+
+def meld_hand(rules: Rules, choose: Choose, trump: int) -> list[Card]:
+    """A hand rich in meld: up to four groups (a run in trumps, an extra K-Q of trumps, a
+    marriage, an around of a rank, a pinochle, a dix), each in one or more copies, then a few
+    other cards; never more than a hand or the deck holds."""
+    left = list(rules.deck_counts)
+    hand: list[Card] = []
+
+    def add(cards: Sequence[Card]) -> None:
+        for c in cards:
+            if left[c] and len(hand) < rules.hand_size:
+                left[c] -= 1
+                hand.append(c)
+
+    for _ in range(choose(5)):
+        group = _GROUPS[choose(len(_GROUPS))]
+        copies = 1 + choose(rules.copies)
+        if group == "run":
+            cards = [make_card(r, trump) for r in (ACE, TEN, KING, QUEEN, JACK)]
+        elif group == "royal":
+            cards = [make_card(KING, trump), make_card(QUEEN, trump)]
+        elif group == "marriage":
+            suit = choose(4)
+            cards = [make_card(KING, suit), make_card(QUEEN, suit)]
+        elif group == "around":
+            rank = (ACE, KING, QUEEN, JACK)[choose(4)]
+            cards = [make_card(rank, s) for s in (SPADES, HEARTS, DIAMONDS, CLUBS)]
+        elif group == "pinochle":
+            cards = [make_card(QUEEN, SPADES), make_card(JACK, DIAMONDS)]
+        else:
+            cards = [make_card(NINE, trump)] if rules.has_nines else []
+        for _ in range(copies):
+            add(cards)
+    kinds = [c for c in range(NUM_KINDS) if rules.deck_counts[c]]
+    for _ in range(choose(rules.hand_size + 1)):
+        add([kinds[choose(len(kinds))]])
+    return sorted(hand)
+
+
+def ask_meld(rules: Rules, choose: Choose) -> Input:
+    """MELD-*: a hand rich in meld (0) or a dealt hand (1), and a trump suit."""
+    trump = choose(4)
+    if choose(2) == 0:
+        hand = meld_hand(rules, choose, trump)
+    else:
+        _, hands = dealt(rules, choose)
+        hand = sorted(hands[choose(4)])
+    return {"trump": SUITS[trump], "hand": codes(hand)}
+
+
+def _position(rules: Rules, choose: Choose) -> tuple[int, list[Card], list[Card]] | None:
+    """A position reached in trick play: trump, the hand of the seat to play, the trick so far
+    (None when the hand ended before any trick play)."""
+    played = play_choices(rules, choose, _stop_in_play(choose, rules.hand_size * 2))
+    state = played.state
+    if state.phase is not Phase.PLAY or state.trump is None:
+        return None
+    seat = state.current_seat()
+    assert seat is not None
+    return state.trump, from_counts(state.held[seat]), list(state.trick)
+
+
+def ask_legal_plays(rules: Rules, choose: Choose) -> Input:
+    """PLAY-*: a constructed position (0: a hand and up to three cards of a trick, drawn with
+    identical cards, the suit led and trumps likely) or a position reached in play (1)."""
+    trump = choose(4)
+    if choose(2) == 1 and (reached := _position(rules, choose)) is not None:
+        trump, hand, trick = reached
+    else:
+        picker = CardPicker(rules, choose, trump)
+        trick = picker.cards(choose(4))
+        hand = sorted(picker.cards(1 + choose(rules.hand_size), trick[0] if trick else None))
+    return {"trump": SUITS[trump], "hand": codes(hand), "trick": codes(trick)}
+
+
+def ask_trick_winner(rules: Rules, choose: Choose) -> Input:
+    """TRICK-*: a constructed trick of one to four cards (identical cards likely) or a trick
+    reached in play, complete or not."""
+    trump = choose(4)
+    if choose(2) == 1 and (reached := _position(rules, choose)) is not None:
+        trump, hand, trick = reached
+        legal = tricks.legal_plays(
+            tuple(hand.count(c) for c in range(NUM_KINDS)), trick, trump, rules
+        )
+        trick = [*trick, legal[choose(len(legal))]]
+    else:
+        picker = CardPicker(rules, choose, trump)
+        first = picker.pick()
+        trick = [first, *picker.cards(choose(4), first)]
+    return {"trump": SUITS[trump], "trick": codes(trick)}
+
+
+def ask_card_points(rules: Rules, choose: Choose) -> Input:
+    """POINTS-*: some cards won (a trick's worth is likely) and whether the last trick is among
+    them."""
+    picker = CardPicker(rules, choose, choose(4))
+    n = 4 if choose(2) == 0 else choose(rules.hand_size + 1)
+    return {"cards": codes(picker.cards(n)), "last_trick": choose(2) == 1}
+
+
+def ask_score_hand(rules: Rules, choose: Choose) -> Input:
+    """SCORE-*, GAME-*: figures of one hand that add up, placed around the thresholds: the
+    contract made exactly or missed by one, the meld and trick minimums, the game target."""
+    total, size = rules.total_card_points, rules.hand_size
+    outcome = ("played", "thrown_in", "meld_short", "no_marriage")[choose(8) // 5 * (1 + choose(3))]
+    bidder_team = choose(2)
+    a = rules.auction
+    contract = a.minimum + a.unit * choose(8 * (1 + choose(4)))
+    minimum = rules.meld_minimum
+    edges = [0, minimum - 1, minimum, contract // 2, contract]
+    bid_meld = max(edges[choose(len(edges))] + choose(3) - 1, 0)
+    other_meld = max(edges[choose(len(edges))] + choose(3) - 1, 0)
+    if outcome == "played":
+        trick_edges = [contract - bid_meld, rules.trick_minimum, total // 2, 0, total]
+        bid_tricks = trick_edges[choose(len(trick_edges))] + choose(3) - 1
+        bid_tricks = min(max(bid_tricks, 0), total)
+        other_tricks = total - bid_tricks
+        most = max(rules.points_by_kind) * 4
+        need = [-(-max(t - rules.last_trick, 0) // most) for t in (bid_tricks, other_tricks)]
+        bid_won = need[0] + choose(max(size - need[0] - need[1], 0) + 1)
+        bid_won = max(bid_won, 1 if bid_tricks else 0)
+        other_won = size - bid_won
+        if other_won == 0 and other_tricks:
+            bid_won, other_won = size - 1, 1
+    else:
+        bid_tricks = other_tricks = bid_won = other_won = 0
+
+    def pair(bidders: int, others: int) -> list[int]:
+        return [bidders, others] if bidder_team == 0 else [others, bidders]
+
+    answer: Input = {
+        "bidder_team": bidder_team,
+        "contract": contract,
+        "outcome": outcome,
+        "meld": pair(bid_meld, other_meld),
+        "tricks": pair(bid_tricks, other_tricks),
+        "tricks_won": pair(bid_won, other_won),
+        "scores": [game_score(rules, choose), game_score(rules, choose)],
+    }
+    if rules.rounds:
+        answer["hand"] = 1 + choose(rules.rounds + 1)
+    return answer
+
+
+MAX_LIMIT = 1024
+"""Action lists are cut at ``choose(MAX_LIMIT)`` actions: most random hands are whole (about 90
+actions in double-deck), and shrinking the cut gives the shortest action list."""
+
+
+def play_hand_question(rules: Rules, choose: Choose) -> tuple[Input, PlayedHand, Action | None]:
+    """A hand from its deal, whole or cut after a number of actions (most random hands are
+    whole), sometimes with one illegal action after them; the input, the hand played, and the
+    illegal action if any."""
+    played = play_choices(rules, choose, limit=choose(MAX_LIMIT))
+    actions = played.actions
+    extra = illegal_action(played.state, choose) if choose(8) == 7 else None
+    listed = [*actions, extra] if extra is not None else actions
+    params: Input = {
+        "dealer": played.dealer,
+        "scores": list(played.scores),
+        "hands": [codes(sorted(h)) for h in played.hands],
+        "actions": [text(a) for a in listed],
+    }
+    if rules.rounds:
+        params["hand"] = played.number
+    return params, played, extra
+
+
+GENERATORS: dict[str, Callable[[Rules, Choose], Input]] = {
+    "deal": ask_deal,
+    "auction": ask_auction,
+    "meld": ask_meld,
+    "legal_plays": ask_legal_plays,
+    "trick_winner": ask_trick_winner,
+    "card_points": ask_card_points,
+    "score_hand": ask_score_hand,
+}
+"""The generator of each method but ``play_hand`` (which also returns the hand it played)."""

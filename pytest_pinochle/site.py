@@ -1,0 +1,513 @@
+"""The conformance site (``pinochle report REPORT.json ... -o DIR``): static HTML pages built from
+conformance reports, one engine or several side by side.
+
+Per variant a matrix of rules x engines; a page per rule (its statement from spec/rules, its cases
+with the cards drawn and, for failures, expected against actual); a page and an SVG badge per
+engine with its diagnosis. The pages hold no script and load nothing from the network.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import jinja2
+import jsonschema
+from markupsafe import Markup
+
+from specdata import RULES_DIR, SUIT_NAMES, SUIT_SYMBOLS, load_schema, variant_ids
+
+from . import notation
+from .catalogue import Rule, feature_paths, feature_scenarios, load_catalogue
+from .tables import Case, load_cases
+
+TEMPLATES = Path(__file__).resolve().parent / "templates"
+STATUSES = ("passed", "failed", "errored", "skipped")
+UNSPECIFIED = "unspecified"
+"""The variant of an item whose report names none and whose scenario has several."""
+SUIT_COLOUR = {"s": "black", "c": "black", "h": "red", "d": "red"}
+BADGE_COLOURS = {"passed": "#2e7d32", "partial": "#9e9d24", "failed": "#c62828", "none": "#757575"}
+
+
+class ReportError(ValueError):
+    """A file given to ``build_site`` is not a conformance report; the message names it."""
+
+
+# --- reading the reports --------------------------------------------------------------------------
+
+
+@dataclass
+class EngineRun:
+    """One report: the engine it ran against and each item's verdict."""
+
+    slug: str
+    """The engine's file name on the site (``pinochle-reference-0-1-0``)."""
+    label: str
+    command: str
+    path: Path
+    report: dict[str, Any]
+    cases: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+    @property
+    def totals(self) -> dict[str, int]:
+        return {s: int(self.report["totals"].get(s, 0)) for s in STATUSES}
+
+    @property
+    def diagnosis(self) -> list[dict[str, Any]]:
+        return list(self.report.get("diagnosis", []))
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "engine"
+
+
+def load_run(path: Path) -> EngineRun:
+    """A report file as an ``EngineRun``; ReportError naming the file when it is not JSON or
+    fails spec/schema/report.schema.json."""
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except OSError as e:
+        raise ReportError(f"{path}: cannot read: {e.strerror}") from None
+    except ValueError as e:
+        raise ReportError(f"{path}: not JSON: {e}") from None
+    validator = jsonschema.Draft202012Validator(load_schema("report.schema.json"))
+    error = jsonschema.exceptions.best_match(validator.iter_errors(report))
+    if error is not None:
+        where = "/".join(map(str, error.absolute_path)) or "(top)"
+        raise ReportError(f"{path}: not a conformance report: {where}: {error.message}")
+    engine = report["engine"]
+    label = " ".join(str(engine[k]) for k in ("name", "version") if engine.get(k))
+    label = label or str(engine["command"])
+    return EngineRun(_slug(label), label, str(engine["command"]), path, report, report["cases"])
+
+
+def _unique_slugs(runs: Sequence[EngineRun]) -> None:
+    """Two reports of one engine (two versions, two commands) get different file names."""
+    seen: Counter[str] = Counter()
+    for run in runs:
+        seen[run.slug] += 1
+        if seen[run.slug] > 1:
+            run.slug = f"{run.slug}-{seen[run.slug]}"
+            run.label = f"{run.label} ({run.path.name})"
+
+
+# --- what each item is ------------------------------------------------------------------------
+
+
+@cache
+def _table_cases() -> dict[str, Case]:
+    return {case.id: case for case in load_cases()}
+
+
+@cache
+def _scenario_variants() -> dict[str, tuple[str, ...]]:
+    """Test function name (as pytest-bdd names it) -> the variants its scenario is tagged with."""
+    known = set(variant_ids())
+    out: dict[str, set[str]] = defaultdict(set)
+    for path in feature_paths():
+        for scenario in feature_scenarios(path):
+            name = "test_" + _python_name(scenario.name)
+            for tags in scenario.rows:
+                out[name].update(t for t in tags if t in known)
+    return {name: tuple(sorted(v)) for name, v in out.items()}
+
+
+def _python_name(text: str) -> str:
+    # pytest-bdd's own naming (pytest_bdd.scenario.make_python_name), so node IDs can be matched.
+    text = re.sub(r"\W", "", text.replace(" ", "_"))
+    return re.sub(r"^\d+_*", "", text).lower()
+
+
+def variant_of(node: str, verdict: Mapping[str, Any]) -> str:
+    """The variant an item ran in: the report's, a table case's, or its scenario's one variant
+    tag (a Scenario Outline over several variants: the variant its row's ID starts with)."""
+    if isinstance(verdict.get("variant"), str):
+        return str(verdict["variant"])
+    name = node.rsplit("::", 1)[-1]
+    case = _table_cases().get(name)
+    if case is not None and node.split("::", 1)[0].endswith(".yaml"):
+        return case.variant
+    function, _, params = name.partition("[")
+    names = _scenario_variants()
+    # pytest-bdd numbers a second scenario of the same name: test_x, test_x_1, ...
+    tagged = names.get(function) or names.get(re.sub(r"_\d+$", "", function), ())
+    if len(tagged) == 1:
+        return tagged[0]
+    for variant in sorted(tagged or variant_ids(), key=len, reverse=True):
+        if params.startswith(f"{variant}-") or params.rstrip("]") == variant:
+            return variant
+    return UNSPECIFIED
+
+
+@dataclass(frozen=True)
+class Item:
+    """One case or scenario as the site shows it, with each engine's verdict."""
+
+    node: str
+    rule: str
+    variant: str
+    case: Case | None
+    verdicts: dict[str, dict[str, Any]]
+    """Engine slug -> the report's verdict (absent when that run did not have the item)."""
+
+    @property
+    def title(self) -> str:
+        if self.case is not None:
+            return self.case.id
+        function, _, params = self.node.rsplit("::", 1)[-1].partition("[")
+        words = function.removeprefix("test_").replace("_", " ")
+        return words + (f" [{params}" if params else "")
+
+    @property
+    def source(self) -> str:
+        if self.case is not None:
+            return self.case.where
+        return self.node.split("::", 1)[0]
+
+
+def collect_items(runs: Sequence[EngineRun]) -> list[Item]:
+    """Every item of every report, once, with each engine's verdict."""
+    nodes: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
+    for run in runs:
+        for node, verdict in run.cases.items():
+            nodes[node][run.slug] = verdict
+    items = []
+    for node in sorted(nodes):
+        verdicts = nodes[node]
+        first = next(iter(verdicts.values()))
+        name = node.rsplit("::", 1)[-1]
+        case = _table_cases().get(name) if node.split("::", 1)[0].endswith(".yaml") else None
+        items.append(Item(node, str(first["rule"]), variant_of(node, first), case, verdicts))
+    return items
+
+
+# --- cells of the matrix ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The outcomes of one rule's items in one variant for one engine."""
+
+    counts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def status(self) -> str:
+        """The cell's colour: failed, errored, skipped (only), partial (passes and skips),
+        passed, or none (no item)."""
+        c = self.counts
+        if not self.total:
+            return "none"
+        if c["failed"]:
+            return "failed"
+        if c["errored"]:
+            return "errored"
+        if not c["passed"]:
+            return "skipped"
+        return "partial" if c["skipped"] else "passed"
+
+    @property
+    def text(self) -> str:
+        if not self.total:
+            return "·"
+        return f"{self.counts['passed']}/{self.total}"
+
+    @property
+    def tooltip(self) -> str:
+        return ", ".join(f"{self.counts[s]} {s}" for s in STATUSES if self.counts[s]) or "no case"
+
+
+def cell(items: Iterable[Item], slug: str) -> Cell:
+    counts = dict.fromkeys(STATUSES, 0)
+    for item in items:
+        verdict = item.verdicts.get(slug)
+        if verdict is not None:
+            counts[str(verdict["outcome"])] += 1
+    return Cell(counts)
+
+
+# --- rule statements ----------------------------------------------------------------------------
+
+
+def rule_statement(rule: Rule) -> str:
+    """The rule's section of its chapter in spec/rules, from its heading to the next heading."""
+    path = RULES_DIR / Path(rule.file).name
+    lines = path.read_text(encoding="utf-8").splitlines()
+    body = []
+    for line in lines[rule.line :]:  # rule.line is the heading's 1-based line
+        if line.startswith("#"):
+            break
+        body.append(line)
+    return "\n".join(body).strip()
+
+
+def _code(match: re.Match[str]) -> str:
+    words = match[1].split()
+    if words and all(re.fullmatch(r"[ATKQJ9][shdc]", w) for w in words):
+        return cards_html(words)  # cards quoted in the rule text are drawn too
+    return f"<code>{match[1]}</code>"
+
+
+def _inline(text: str) -> str:
+    out = html.escape(text, quote=False)
+    # A link's target is a file of the repository, not of the site: keep its words only.
+    out = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", out)
+    out = re.sub(r"`([^`]+)`", _code, out)
+    out = re.sub(r"\*\*([^*]+)\*\*", r"<strong>\1</strong>", out)
+    return re.sub(r"(?<![*\w])\*([^*]+)\*(?!\w)", r"<em>\1</em>", out)
+
+
+def markdown_html(text: str) -> Markup:
+    """The small Markdown the rule chapters use: paragraphs, bullets (with continuation lines),
+    tables, ``code``, **bold** and *italic*; everything else is escaped text."""
+    out: list[str] = []
+    block: list[str] = []
+    kind = ""
+
+    def flush() -> None:
+        nonlocal block, kind
+        if kind == "p":
+            out.append(f"<p>{_inline(' '.join(block))}</p>")
+        elif kind == "ul":
+            out.append("<ul>" + "".join(f"<li>{_inline(x)}</li>" for x in block) + "</ul>")
+        elif kind == "table":
+            rows = [
+                [c.strip() for c in row.strip().strip("|").split("|")]
+                for row in block
+                if not re.fullmatch(r"\|[\s:|-]+\|?", row.strip())
+            ]
+            head, *rest = rows or [[]]
+            out.append(
+                "<table class='statement'><tr>"
+                + "".join(f"<th>{_inline(c)}</th>" for c in head)
+                + "</tr>"
+                + "".join(
+                    "<tr>" + "".join(f"<td>{_inline(c)}</td>" for c in row) + "</tr>"
+                    for row in rest
+                )
+                + "</table>"
+            )
+        block, kind = [], ""
+
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped:
+            flush()
+        elif stripped.startswith("|"):
+            if kind != "table":
+                flush()
+                kind = "table"
+            block.append(stripped)
+        elif re.match(r"^[-*] ", stripped) and not line.startswith("  "):
+            if kind != "ul":
+                flush()
+                kind = "ul"
+            block.append(stripped[2:])
+        elif kind == "ul" and line.startswith(" "):
+            block[-1] += " " + stripped
+        else:
+            if kind not in ("p", ""):
+                flush()
+            kind = "p"
+            block.append(stripped)
+    flush()
+    return Markup("\n".join(out))
+
+
+# --- cards and values -----------------------------------------------------------------------------
+
+
+def card_html(code: str) -> str:
+    """One card drawn: rank and suit symbol, red for hearts and diamonds, black otherwise."""
+    colour = SUIT_COLOUR.get(code[-1:], "black")
+    return (
+        f'<span class="card {colour}" title="{html.escape(code)}">'
+        f"{html.escape(notation.card(code))}</span>"
+    )
+
+
+def cards_html(codes: Sequence[Any]) -> str:
+    if not codes:
+        return '<span class="none">no cards</span>'
+    return '<span class="cards">' + "".join(card_html(str(c)) for c in codes) + "</span>"
+
+
+def value_html(method: str, kind: str, key: str, data: Any) -> Markup:
+    """A field of a request (``params``) or answer (``result``), its cards drawn."""
+    paths = notation.card_paths(method, kind)
+    if key == "trump" and isinstance(data, str):
+        return Markup(f"{card_suit(data)} {html.escape(SUIT_NAMES.get(data, data))}")
+    if key in paths and isinstance(data, list):
+        return Markup(cards_html(data))
+    if f"{key}[]" in paths and isinstance(data, list):
+        return Markup(
+            "<ol class='hands' start='0'>"
+            + "".join(
+                f"<li>{cards_html(h) if isinstance(h, list) else html.escape(str(h))}</li>"
+                for h in data
+            )
+            + "</ol>"
+        )
+    if key == "melds" and isinstance(data, list):
+        shown = [html.escape(notation.meld(m)) for m in data if isinstance(m, dict)]
+        return Markup(", ".join(shown) or "none")
+    text = json.dumps(data, ensure_ascii=False) if not isinstance(data, str) else data
+    return Markup(f"<code>{html.escape(text)}</code>")
+
+
+def card_suit(letter: str) -> str:
+    symbol = SUIT_SYMBOLS.get(letter, letter)
+    return f'<span class="suit {SUIT_COLOUR.get(letter, "black")}">{html.escape(symbol)}</span>'
+
+
+# --- badges -------------------------------------------------------------------------------------
+
+
+def badge_svg(run: EngineRun) -> str:
+    """A shields-style badge: ``pinochle | 1141/1370 passed``, green when nothing fails."""
+    totals = run.totals
+    ran = sum(totals.values())
+    bad = totals["failed"] + totals["errored"]
+    status = (
+        "none" if not ran else "failed" if bad else "partial" if totals["skipped"] else "passed"
+    )
+    left, right = "pinochle", f"{totals['passed']}/{ran} passed"
+    # Widths from an average glyph of 7 px at 11 px Verdana: close enough for a badge.
+    lw, rw = 10 + 7 * len(left), 10 + 7 * len(right)
+    colour = BADGE_COLOURS[status]
+    label = html.escape(f"{left}: {right} ({run.label})", quote=True)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{lw + rw}" height="20" role="img" '
+        f'aria-label="{label}"><title>{label}</title>'
+        f'<rect width="{lw}" height="20" fill="#555"/>'
+        f'<rect x="{lw}" width="{rw}" height="20" fill="{colour}"/>'
+        '<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
+        f'<text x="{lw / 2}" y="14" text-anchor="middle">{left}</text>'
+        f'<text x="{lw + rw / 2}" y="14" text-anchor="middle">{html.escape(right)}</text>'
+        "</g></svg>\n"
+    )
+
+
+# --- the site -------------------------------------------------------------------------------------
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["cards"] = lambda codes: Markup(cards_html(codes))
+    env.globals["value_html"] = value_html
+    env.globals["statuses"] = STATUSES
+    return env
+
+
+def build_site(reports: list[Path], out: Path) -> None:
+    """Write the conformance site of ``reports`` (one per engine) into ``out``: index.html (per
+    variant a matrix of rules x engines), rules/ID.html, engines/SLUG.html, badges/SLUG.svg,
+    style.css. Raises ReportError naming a file that is not a conformance report."""
+    if not reports:
+        raise ReportError("no report given: pass one or more --conformance-report files")
+    runs = [load_run(Path(p)) for p in reports]
+    _unique_slugs(runs)
+    catalogue = load_catalogue()
+    items = collect_items(runs)
+    by_rule_variant: dict[tuple[str, str], list[Item]] = defaultdict(list)
+    by_rule: dict[str, list[Item]] = defaultdict(list)
+    for item in items:
+        by_rule_variant[(item.rule, item.variant)].append(item)
+        by_rule[item.rule].append(item)
+    variants = [*variant_ids()] + (
+        [UNSPECIFIED] if any(i.variant == UNSPECIFIED for i in items) else []
+    )
+    rule_ids = [*catalogue, *sorted(set(by_rule) - set(catalogue))]
+
+    def rules_of(variant: str) -> list[str]:
+        return [
+            r
+            for r in rule_ids
+            if (r in catalogue and variant in catalogue[r].variants)
+            or by_rule_variant.get((r, variant))
+        ]
+
+    matrices = [
+        {
+            "variant": variant,
+            "rows": [
+                {
+                    "rule": rule,
+                    "title": catalogue[rule].title if rule in catalogue else "(not in spec/rules)",
+                    "cells": [cell(by_rule_variant.get((rule, variant), []), r.slug) for r in runs],
+                }
+                for rule in rules_of(variant)
+            ],
+        }
+        for variant in variants
+    ]
+    env = _environment()
+    out.mkdir(parents=True, exist_ok=True)
+    for sub in ("rules", "engines", "badges"):
+        (out / sub).mkdir(exist_ok=True)
+    (out / "style.css").write_text(
+        (TEMPLATES / "style.css").read_text(encoding="utf-8"), encoding="utf-8"
+    )
+    common = {"runs": runs, "catalogue": catalogue}
+    _render(env, "index.html.j2", out / "index.html", root="", matrices=matrices, **common)
+    for rule in rule_ids:
+        sections = [
+            {
+                "variant": variant,
+                "cells": [cell(by_rule_variant[(rule, variant)], r.slug) for r in runs],
+                "items": by_rule_variant[(rule, variant)],
+            }
+            for variant in variants
+            if by_rule_variant.get((rule, variant))
+        ]
+        known = catalogue.get(rule)
+        _render(
+            env,
+            "rule.html.j2",
+            out / "rules" / f"{rule}.html",
+            root="../",
+            rule_id=rule,
+            rule=known,
+            statement=markdown_html(rule_statement(known)) if known else Markup(""),
+            sections=sections,
+            **common,
+        )
+    for run in runs:
+        bad = [
+            item
+            for item in items
+            if str(item.verdicts.get(run.slug, {}).get("outcome")) in ("failed", "errored")
+        ]
+        _render(
+            env,
+            "engine.html.j2",
+            out / "engines" / f"{run.slug}.html",
+            root="../",
+            run=run,
+            bad=bad,
+            per_variant=[
+                (v, cell([i for i in items if i.variant == v], run.slug)) for v in variants
+            ],
+            **common,
+        )
+        (out / "badges" / f"{run.slug}.svg").write_text(badge_svg(run), encoding="utf-8")
+
+
+def _render(env: jinja2.Environment, template: str, path: Path, **context: Any) -> None:
+    path.write_text(env.get_template(template).render(**context), encoding="utf-8")

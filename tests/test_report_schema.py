@@ -1,0 +1,63 @@
+"""The JSON report (``--conformance-report``) is what spec/schema/report.schema.json says, for a
+passing engine and a buggy one; the schema itself refuses what a report must never hold."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import jsonschema
+import pytest
+
+from specdata import load_schema
+from tests.report_runs import BUGGY, document_of
+
+
+def validator() -> jsonschema.Draft202012Validator:
+    schema = load_schema("report.schema.json")
+    jsonschema.Draft202012Validator.check_schema(schema)
+    return jsonschema.Draft202012Validator(
+        schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def problems(document: dict[str, Any]) -> list[str]:
+    return [
+        f"{'/'.join(map(str, e.absolute_path))}: {e.message}"
+        for e in validator().iter_errors(document)
+    ]
+
+
+@pytest.mark.parametrize("engine", [None, BUGGY], ids=["reference", "no-last-trick"])
+def test_a_real_report_follows_the_schema(engine: str | None) -> None:
+    document = document_of(engine)
+    assert problems(document) == []
+    assert document["cases"], "the report holds no case"
+
+
+def test_the_buggy_run_exercises_charges_and_the_diagnosis() -> None:
+    """So the schema's failure parts are checked against real data, not only the passing shape."""
+    document = document_of(BUGGY)
+    assert any("charge" in case for case in document["cases"].values())
+    assert document["diagnosis"] and document["diagnosis"][0]["evidence"]
+
+
+def _broken(change: str) -> dict[str, Any]:
+    document = copy.deepcopy(document_of(BUGGY))
+    node, case = next((n, c) for n, c in document["cases"].items() if "charge" in c)
+    if change == "outcome":
+        case["outcome"] = "xfailed"
+    elif change == "rule":
+        case["rule"] = "points-last-trick"
+    elif change == "totals":
+        del document["totals"]["errored"]
+    elif change == "unknown field":
+        case["verdict"] = "bad"
+    elif change == "node":
+        document["cases"]["no-separator"] = document["cases"].pop(node)
+    return document
+
+
+@pytest.mark.parametrize("change", ["outcome", "rule", "totals", "unknown field", "node"])
+def test_the_schema_refuses_a_broken_report(change: str) -> None:
+    assert problems(_broken(change)), f"a report with a bad {change} passed the schema"

@@ -1,0 +1,297 @@
+"""The conformance site built from real reports: the whole suite run against the reference engine
+and against an engine with one planted bug (the last trick earns no bonus).
+
+The HTML is checked for what it must say, then loaded in a real headless browser (Debian's
+``chromium``): no console errors, the matrix is in the DOM, and a screenshot of the index shows
+the passing engine's column green where the buggy engine's column is red.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import struct
+import subprocess
+import xml.etree.ElementTree as ET
+import zlib
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from pytest_pinochle.catalogue import load_catalogue
+from pytest_pinochle.site import ReportError, build_site, load_run
+from specdata import RULES_DIR, variant_ids
+from tests.report_runs import BUGGY, document_of, report_of
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+NO_BROWSER = "chromium is not installed (apt-get install -y chromium; .ci/run installs it)"
+PASS_GREEN = (0x2E, 0x7D, 0x32)
+FAIL_RED = (0xC6, 0x28, 0x28)
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site")
+    build_site([report_of(None)[0], report_of(BUGGY)[0]], out)
+    return out
+
+
+def read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+class Cells(HTMLParser):
+    """The matrix cells of a page: (section id, row's rule, cell class, cell text) in order."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.section = ""
+        self.rule = ""
+        self.cells: list[tuple[str, str, str, str]] = []
+        self._cell: str | None = None
+        self._text = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "section" and a.get("id"):
+            self.section = str(a["id"])
+        elif tag == "a" and (a.get("href") or "").startswith("rules/") and self._cell is None:
+            self.rule = str(a["href"]).removeprefix("rules/").split(".html")[0]
+        elif tag == "td" and "cell" in (a.get("class") or "").split():
+            self._cell, self._text = str(a["class"]).split()[1], ""
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._text += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "td" and self._cell is not None:
+            self.cells.append((self.section, self.rule, self._cell, self._text.strip()))
+            self._cell = None
+
+
+def matrix(site: Path) -> dict[tuple[str, str], list[tuple[str, str]]]:
+    """(variant, rule) -> the (class, text) of each engine's cell, engines in report order."""
+    parser = Cells()
+    parser.feed(read(site / "index.html"))
+    out: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for section, rule, kind, text in parser.cells:
+        out.setdefault((section.removeprefix("variant-"), rule), []).append((kind, text))
+    return out
+
+
+# --- the HTML -----------------------------------------------------------------------------------
+
+
+def test_the_index_has_a_matrix_per_variant_with_every_rule_of_it(site: Path) -> None:
+    cells = matrix(site)
+    catalogue = load_catalogue()
+    for variant in variant_ids():
+        rules = {rule for (v, rule) in cells if v == variant}
+        assert rules == {r for r, rule in catalogue.items() if variant in rule.variants}
+    assert all(len(row) == 2 for row in cells.values()), "one cell per engine"
+
+
+def test_the_planted_bug_is_red_where_it_bites_only(site: Path) -> None:
+    """The bug drops the last-trick bonus, so POINTS-LAST-TRICK fails in every variant for the
+    buggy engine; rules that never count card points (who wins a trick, what may be played, the
+    order of ranks) stay green; the reference passes everything."""
+    cells = matrix(site)
+    for variant in variant_ids():
+        reference, buggy = cells[(variant, "POINTS-LAST-TRICK")]
+        assert (reference[0], buggy[0]) == ("passed", "failed"), variant
+        for rule in ("TRICK-WINNER", "PLAY-CRAWL", "DECK-RANK"):
+            assert [kind for kind, _ in cells[(variant, rule)]] == ["passed", "passed"]
+    assert all(row[0][0] == "passed" for row in cells.values())
+
+
+def test_a_cell_counts_the_rules_items_of_its_variant(site: Path) -> None:
+    """dd-pts-last-trick and its siblings: the cell's total is the number of double-deck items
+    testing POINTS-LAST-TRICK, its passes those the report marks passed."""
+    report = document_of(BUGGY)
+    ours = [
+        c
+        for node, c in report["cases"].items()
+        if c["rule"] == "POINTS-LAST-TRICK" and "double-deck.yaml::" in node
+    ]
+    passed = sum(c["outcome"] == "passed" for c in ours)
+    cell = matrix(site)[("double-deck", "POINTS-LAST-TRICK")][1]
+    # Scenarios may add items beyond the table's; the table's alone bound the count.
+    got_passed, total = map(int, cell[1].split("/"))
+    assert got_passed >= passed and total >= len(ours) > 0
+
+
+def test_a_rule_page_states_the_rule_and_draws_the_cards(site: Path) -> None:
+    page = read(site / "rules" / "POINTS-LAST-TRICK.html")
+    chapter = read(RULES_DIR / "trick-play.md")
+    section = chapter.split("## POINTS-LAST-TRICK:", 1)[1].split("\n## ", 1)[0]
+    first_bullet = next(line for line in section.splitlines() if line.startswith("- **Variants"))
+    assert "Variants:</strong> " + first_bullet.split("** ", 1)[1] in page
+    # dd-pts-last-trick asks for the points of As Ts Ks Qs as the last trick: spades are black.
+    case = page.split('id="dd-pts-last-trick"', 1)[1].split("</article>", 1)[0]
+    for code, shown in (("As", "A♠"), ("Ts", "10♠"), ("Ks", "K♠"), ("Qs", "Q♠")):
+        assert f'<span class="card black" title="{code}">{shown}</span>' in case
+    # Worked by hand: A, T and K count 1 each in double-deck (POINTS-COUNTERS), the queen
+    # nothing, and the last trick adds 2 (POINTS-LAST-TRICK): 5; the buggy engine says 3.
+    assert re.search(r"expected points</th><td><code>5</code>", case)
+    assert "points: expected 5, got 3" in case
+    assert 'class="verdict failed"' in case and 'class="verdict passed"' in case
+
+
+def test_red_suits_are_drawn_red(site: Path) -> None:
+    page = read(site / "rules" / "TRICK-WINNER.html")
+    assert re.search(r'<span class="card red" title="[ATKQJ9][hd]">', page)
+    assert not re.search(r'<span class="card black" title="[ATKQJ9][hd]">', page)
+    assert not re.search(r'<span class="card red" title="[ATKQJ9][sc]">', page)
+
+
+def test_an_engine_page_shows_its_diagnosis_and_failures(site: Path) -> None:
+    report = document_of(BUGGY)
+    first = report["diagnosis"][0]
+    pages = list((site / "engines").glob("*.html"))
+    buggy = next(p for p in pages if "no-last-trick" in p.name)
+    page = read(buggy)
+    diagnosis = page.split('id="diagnosis"', 1)[1].split('id="failures"', 1)[0]
+    assert f'href="../rules/{first["rule"]}.html">{first["rule"]}</a>' in diagnosis
+    bad = report["totals"]["failed"] + report["totals"]["errored"]
+    assert f"Failed and errored cases ({bad})" in page
+    reference = read(next(p for p in pages if "reference" in p.name))
+    assert "No rule is suspected" in reference
+
+
+def test_each_engine_has_a_badge_coloured_by_its_result(site: Path) -> None:
+    colours = {}
+    for engine in (None, BUGGY):
+        report = document_of(engine)
+        slug = load_run(report_of(engine)[0]).slug
+        svg = ET.parse(site / "badges" / f"{slug}.svg").getroot()
+        totals = report["totals"]
+        assert f"{totals['passed']}/{sum(totals.values())} passed" in svg.attrib["aria-label"]
+        colours[engine] = [r.attrib["fill"] for r in svg.iter("{http://www.w3.org/2000/svg}rect")]
+    assert colours[None][1] == "#2e7d32" and colours[BUGGY][1] == "#c62828"
+
+
+def test_every_link_and_image_of_the_site_exists(site: Path) -> None:
+    pages = list(site.rglob("*.html"))
+    assert len(pages) > len(load_catalogue())  # an index, a page per rule, a page per engine
+    for page in pages:
+        for target in re.findall(r'(?:href|src)="([^"#:]+)(?:#[^"]*)?"', read(page)):
+            assert (page.parent / target).resolve().exists(), f"{page.name} links to {target}"
+
+
+def test_a_file_that_is_not_a_report_is_refused_by_name(tmp_path: Path) -> None:
+    bad = tmp_path / "junit.json"
+    bad.write_text('{"tests": 3}', encoding="utf-8")
+    with pytest.raises(ReportError, match=r"junit\.json: not a conformance report"):
+        build_site([bad], tmp_path / "out")
+    with pytest.raises(ReportError, match="no report given"):
+        build_site([], tmp_path / "out")
+
+
+# --- in a real browser -------------------------------------------------------------------------
+
+
+def chromium(*args: str) -> subprocess.CompletedProcess[str]:
+    assert CHROMIUM is not None
+    command = [CHROMIUM, "--headless", "--disable-gpu", "--no-sandbox", "--enable-logging=stderr"]
+    return subprocess.run(
+        [*command, "--v=0", *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def console_messages(stderr: str) -> list[str]:
+    """What the pages wrote to the browser's console (Chromium logs it as INFO:CONSOLE)."""
+    return [line for line in stderr.splitlines() if ":CONSOLE" in line]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_BROWSER)
+def test_the_console_check_sees_a_broken_page(tmp_path: Path) -> None:
+    """The check below can fail: a page with a script error is caught."""
+    page = tmp_path / "broken.html"
+    page.write_text("<!DOCTYPE html><script>undefinedFunction();</script>", encoding="utf-8")
+    done = chromium("--dump-dom", page.as_uri())
+    assert any("undefinedFunction" in line for line in console_messages(done.stderr))
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_BROWSER)
+@pytest.mark.parametrize("page", ["index.html", "rules/POINTS-LAST-TRICK.html", "engines"])
+def test_pages_load_in_a_browser_without_console_errors(site: Path, page: str) -> None:
+    path = site / page
+    if path.is_dir():
+        path = sorted(path.glob("*.html"))[0]
+    done = chromium("--dump-dom", path.as_uri())
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert console_messages(done.stderr) == []
+    assert '<table class="matrix">' in done.stdout
+    assert "</html>" in done.stdout
+
+
+def png_pixels(path: Path) -> tuple[int, int, list[bytes]]:
+    """Width, height and rows of RGB(A) pixels of an 8-bit, non-interlaced PNG (what Chromium
+    writes): enough of the format to check colours without an imaging library."""
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    pos, chunks, header = 8, b"", b""
+    while pos < len(data):
+        (length,) = struct.unpack(">I", data[pos : pos + 4])
+        kind, body = data[pos + 4 : pos + 8], data[pos + 8 : pos + 8 + length]
+        if kind == b"IHDR":
+            header = body
+        elif kind == b"IDAT":
+            chunks += body
+        pos += 12 + length
+    width, height, depth, colour, _, _, interlace = struct.unpack(">IIBBBBB", header)
+    assert depth == 8 and colour in (2, 6) and interlace == 0, "an unexpected PNG layout"
+    size = 3 if colour == 2 else 4
+    raw = zlib.decompress(chunks)
+    stride = width * size
+    rows: list[bytes] = []
+    previous = bytearray(stride)
+    for y in range(height):
+        kind = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
+        for x in range(stride):
+            left = line[x - size] if x >= size else 0
+            up = previous[x]
+            corner = previous[x - size] if x >= size else 0
+            if kind == 1:
+                line[x] = (line[x] + left) & 0xFF
+            elif kind == 2:
+                line[x] = (line[x] + up) & 0xFF
+            elif kind == 3:
+                line[x] = (line[x] + (left + up) // 2) & 0xFF
+            elif kind == 4:
+                p = left + up - corner
+                pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
+                pred = left if pa <= pb and pa <= pc else up if pb <= pc else corner
+                line[x] = (line[x] + pred) & 0xFF
+        rows.append(bytes(line[i] for i in range(stride) if i % size < 3))
+        previous = line
+    return width, height, rows
+
+
+def xs_of(row: bytes, colour: tuple[int, int, int]) -> list[int]:
+    target = bytes(colour)
+    return [x for x in range(len(row) // 3) if row[3 * x : 3 * x + 3] == target]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason=NO_BROWSER)
+def test_a_screenshot_of_the_index_shows_the_matrix_coloured(site: Path, tmp_path: Path) -> None:
+    """Rows of the matrix where the buggy engine fails: its cell (right) is red where the
+    reference's (left) is green, and no pixel row has red left of green."""
+    shot = tmp_path / "index.png"
+    done = chromium(
+        "--window-size=1280,1600", f"--screenshot={shot}", (site / "index.html").as_uri()
+    )
+    assert shot.exists(), done.stderr[-2000:]
+    width, height, rows = png_pixels(shot)
+    assert (width, height) == (1280, 1600)
+    both = 0
+    for row in rows:
+        green, red = xs_of(row, PASS_GREEN), xs_of(row, FAIL_RED)
+        if len(green) > 20 and len(red) > 20:
+            both += 1
+            assert min(red) > min(green), "a failing cell left of a passing one"
+    # At 1600 pixels the double-deck matrix shows its failing rules: many rows of pixels each.
+    assert both > 50, f"only {both} pixel rows show a passing and a failing cell side by side"
