@@ -20,7 +20,7 @@ import yaml
 from specdata import DataFileError, load_yaml_node, rule_ids, variant_ids
 
 from .tables import CaseItem, load_cases
-from .tags import is_suite_item, rule_of, uses_of
+from .tags import is_suite_item, rule_of, uses_of, variant_of
 
 SCHEMA = "known-failures.schema.json"
 FORMAT = 1
@@ -106,19 +106,6 @@ def _child(node: yaml.Node | None, key: str) -> yaml.Node | None:
                 found: yaml.Node = v
                 return found
     return None
-
-
-def variant_of(item: pytest.Item) -> str | None:
-    """The variant a suite item runs in: a table case's, a Scenario Outline row's ``variant``
-    column, else the scenario's one variant tag (None when it has several or none)."""
-    if isinstance(item, CaseItem):
-        return item.case.variant
-    callspec = getattr(item, "callspec", None)
-    example = callspec.params.get("_pytest_bdd_example", {}) if callspec is not None else {}
-    if isinstance(example, dict) and isinstance(example.get("variant"), str):
-        return str(example["variant"])
-    marked = {m.kwargs.get("id") for m in item.iter_markers("variant")}
-    return str(marked.pop()) if len(marked) == 1 else None
 
 
 def case_key(item: pytest.Item) -> str:

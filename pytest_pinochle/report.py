@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from collections.abc import Generator
+from datetime import UTC, datetime
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -22,15 +24,21 @@ from .diagnosis import Charge, Outcome
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .session import REFERENCE_SHOWN, state_of
 from .tables import CaseFailed, CaseItem
-from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item
+from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item, options_of, variant_of
 
 ENGINE_ERROR = "engine_error"
 """User property of a report whose failure was the engine's, not a wrong answer."""
 SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "errored": 3}
 """Outcomes from best to worst; an item counts once, by its worst report."""
 STATUSES = ("passed", "failed", "errored", "skipped")
-REPORT_FORMAT = 2
-"""2: cases carry ``rule`` (tested) and ``uses``; ``engine`` is an object; ``diagnosis`` added."""
+REPORT_FORMAT = 3
+"""2: cases carry ``rule`` (tested) and ``uses``; ``engine`` is an object; ``diagnosis`` added.
+3: ``suite`` (name, version) and ``time``; cases carry variant, options, method, the request
+line to replay them and, when not passing, the failure text."""
+DETAIL_PROPERTY = "case"
+"""User property of a suite item's reports: variant, options, method and request line."""
+MESSAGE_LIMIT = 4000
+"""Longest failure text kept per case in the JSON report (characters)."""
 CHARGE_PROPERTY = "charge"
 """User property of a failed item's report: where its answer first differs, and the rules named."""
 
@@ -91,6 +99,38 @@ def property_of_item(item: pytest.Item, key: str) -> Any:
     return None
 
 
+def _suite_version() -> str:
+    try:
+        return metadata.version("pinochle-spec")
+    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown"
+
+
+def _request_line(method: str | None, params: dict[str, Any] | None) -> str | None:
+    """The request as one JSON line, as the engine received it but for the id: replayable."""
+    if method is None or params is None:
+        return None
+    request = {"jsonrpc": "2.0", "method": method, "params": params}
+    return json.dumps(request, ensure_ascii=False, separators=(",", ":"))
+
+
+def _details(item: pytest.Item) -> dict[str, Any]:
+    """What a report says of a case besides its verdict: where it runs and what it asked."""
+    if isinstance(item, CaseItem):
+        method: str | None = item.case.method
+        params: dict[str, Any] | None = item.case.request
+    else:
+        situation = item.stash.get(SITUATION_KEY, None)
+        method = getattr(situation, "method", None)
+        params = getattr(situation, "params", None)
+    return {
+        "variant": variant_of(item),
+        "options": options_of(item),
+        "method": method,
+        "request": _request_line(method, params),
+    }
+
+
 class Reporter:
     """Collects each suite item's worst outcome; prints the per-rule summary and writes the JSON.
 
@@ -102,6 +142,9 @@ class Reporter:
         self.config = config
         self.outcomes: dict[str, Outcome] = {}
         self.skips: dict[str, str] = {}
+        self.details: dict[str, dict[str, Any]] = {}
+        self.messages: dict[str, str] = {}
+        self.started = datetime.now(UTC).isoformat(timespec="seconds")
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -109,6 +152,8 @@ class Reporter:
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Flag an engine fault as an error; show a scenario's fault without step frames."""
         report = yield
+        if is_suite_item(item) and (report.when == "call" or report.skipped):
+            report.user_properties.append((DETAIL_PROPERTY, _details(item)))
         if call.excinfo is None or not is_suite_item(item):
             return report
         if isinstance(item, CaseItem) and call.excinfo.errisinstance(CaseFailed):
@@ -153,6 +198,11 @@ class Reporter:
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
             charge = charge_of(report) if status == "failed" else None
             self.outcomes[report.nodeid] = Outcome(report.nodeid, status, rule, uses, charge)
+        detail = property_of(report, DETAIL_PROPERTY)
+        if isinstance(detail, dict):
+            self.details[report.nodeid] = detail
+        if status in ("failed", "errored") and report.longrepr is not None:
+            self.messages[report.nodeid] = report.longreprtext[:MESSAGE_LIMIT]
         if status == "skipped" and isinstance(report.longrepr, tuple):
             self.skips[report.nodeid] = str(report.longrepr[2]).removeprefix("Skipped: ")
 
@@ -193,12 +243,17 @@ class Reporter:
                 "uses": list(o.uses),
                 "rules": [o.rule, *o.uses],
             }
+            cases[node].update(self.details.get(node, {}))
             if node in self.skips:
                 cases[node]["skip"] = self.skips[node]
+            if node in self.messages and o.status in ("failed", "errored"):
+                cases[node]["message"] = self.messages[node]
             if o.charge is not None:
                 cases[node]["charge"] = o.charge.as_dict()
         return {
             "format": REPORT_FORMAT,
+            "suite": {"name": "pinochle-spec", "version": _suite_version()},
+            "time": self.started,
             "engine": self.engine_info(),
             "variants": self.config.getoption("variant") or "all",
             "totals": self.totals(),

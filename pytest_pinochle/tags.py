@@ -121,3 +121,23 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+
+
+def variant_of(item: pytest.Item) -> str | None:
+    """The variant a suite item runs in: a table case's, a Scenario Outline row's ``variant``
+    column, else the scenario's one variant tag (None when it has several or none)."""
+    if isinstance(item, CaseItem):
+        return item.case.variant
+    callspec = getattr(item, "callspec", None)
+    example = callspec.params.get("_pytest_bdd_example", {}) if callspec is not None else {}
+    if isinstance(example, dict) and isinstance(example.get("variant"), str):
+        return str(example["variant"])
+    marked = {m.kwargs.get("id") for m in item.iter_markers("variant")}
+    return str(marked.pop()) if len(marked) == 1 else None
+
+
+def options_of(item: pytest.Item) -> dict[str, str]:
+    """The options a suite item sets: a table case's, else its scenario's ``@option`` tags."""
+    if isinstance(item, CaseItem):
+        return dict(item.case.options)
+    return {str(m.kwargs["name"]): str(m.kwargs["value"]) for m in item.iter_markers("option")}

@@ -4,6 +4,7 @@ passing engine and a buggy one; the schema itself refuses what a report must nev
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 import jsonschema
@@ -61,3 +62,19 @@ def _broken(change: str) -> dict[str, Any]:
 @pytest.mark.parametrize("change", ["outcome", "rule", "totals", "unknown field", "node"])
 def test_the_schema_refuses_a_broken_report(change: str) -> None:
     assert problems(_broken(change)), f"a report with a bad {change} passed the schema"
+
+
+def test_a_failure_can_be_replayed_from_the_report() -> None:
+    """Issue 9: the report carries the suite, the time and, per case, where it ran, what it asked
+    (the request line) and, when it did not pass, the failure text."""
+    document = document_of(BUGGY)
+    assert document["format"] == 3 and document["suite"]["name"] == "pinochle-spec"
+    assert document["time"]
+    failed = [c for c in document["cases"].values() if c["outcome"] == "failed"]
+    assert failed and all(c.get("message") and c.get("request") for c in failed)
+    table = document["cases"]["features/tables/meld-double-deck.yaml::dd-meld-run-single"]
+    assert table["variant"] == "double-deck" and table["method"] == "meld"
+    request = json.loads(table["request"])
+    assert request["method"] == "meld" and request["params"]["variant"] == "double-deck"
+    scenarios = [c for n, c in document["cases"].items() if "::test_" in n and c.get("request")]
+    assert scenarios, "no scenario carries its request line"
