@@ -905,7 +905,7 @@ def protocol_defaults(variant: str) -> dict[str, str]:
 
 
 def open_engine(
-    command: str | None,
+    command: str,
     *,
     timeout: float = DEFAULT_TIMEOUT,
     validate: bool = False,
@@ -916,15 +916,7 @@ def open_engine(
     ``timeout`` bounds each request (seconds). Every result is checked against the method's
     schema; ``validate=True`` also checks every request the suite sends. ``traffic`` receives
     every request and reply line, ``initialize`` included (see ``Engine.log_traffic``).
-
-    Transitional: None or ``"reference"`` still opens ``pinochle_adapters.reference:server``
-    in-process (by name); callers should use ``open_in_process(load_server(...))``.
     """
-    if command is None or command.strip() == "reference":
-        server = load_server("pinochle_adapters.reference:server")
-        return open_in_process(
-            server, timeout=timeout, validate=validate, trusted=True, traffic=traffic
-        )
     return Engine(
         _Subprocess(command),
         timeout=timeout,

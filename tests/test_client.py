@@ -125,13 +125,6 @@ def test_in_process_engine_declares_its_name(engines: list[Engine]) -> None:
     assert engine.info is not None and engine.info["engine"]["name"] == "pinochle-reference"
 
 
-def test_transitional_reference_alias_is_in_process(engines: list[Engine]) -> None:
-    """``open_engine("reference")`` stays until the runner opens it with ``load_server``."""
-    engine = open_engine("reference", timeout=TIMEOUT)
-    engines.append(engine)
-    assert engine.description == "pinochle-reference (in-process)"
-
-
 @pytest.mark.parametrize(
     ("target", "words"),
     [
@@ -545,7 +538,12 @@ def test_no_engine_process_is_left_after_close(engines: list[Engine]) -> None:
     assert engine.exits == ["the engine exited with status 0"]
 
 
+def _watchdogs() -> set[threading.Thread]:
+    return {t for t in threading.enumerate() if t.name == "pinochle-watchdog"}
+
+
 def test_restarts_after_in_process_timeouts_leave_one_watchdog() -> None:
+    before = _watchdogs()  # other tests' engines may still be alive in this process
     with open_in_process(Looping(), timeout=0.1, trusted=True) as engine:
         for _ in range(MAX_CONSECUTIVE_TIMEOUTS):
             with pytest.raises(EngineTimeout):
@@ -553,5 +551,4 @@ def test_restarts_after_in_process_timeouts_leave_one_watchdog() -> None:
         card_points = {**DD, "cards": ["As"], "last_trick": False}
         assert engine.call("card_points", card_points) == {"points": 1}  # restarted each time
         time.sleep(3 * client.WATCH_INTERVAL)
-        watchdogs = [t for t in threading.enumerate() if t.name == "pinochle-watchdog"]
-        assert len(watchdogs) == 1
+        assert len(_watchdogs() - before) == 1

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pinochle_adapters.client import EngineError, open_engine
+from pinochle_adapters.client import Engine, EngineError, load_server, open_in_process
 from pinochle_adapters.reference import ReferenceEngine
 from reference_engine import scoring
 from reference_engine.variants import Rules, load_rules
@@ -16,6 +16,11 @@ from reference_engine.variants import Rules, load_rules
 DD = load_rules("double-deck")
 SD = load_rules("single-deck")
 ONLINE = load_rules("online")
+
+
+def reference_engine_in_process() -> Engine:
+    """The reference server in this process, as the suite opens it by default."""
+    return open_in_process(load_server("pinochle_adapters.reference:server"), trusted=True)
 
 
 def score(rules: Rules, **kw: Any) -> dict[str, Any]:
@@ -191,7 +196,7 @@ def test_rounds_option() -> None:
     even = score(rules, hand=3, scores=[-300, -50], **kw)
     assert even["scores"] == [0, 0] and even["game_winner"] is None
     with pytest.raises(EngineError, match="hand"):
-        open_engine(None).call("score_hand", {**score_params(rules), **kw})
+        reference_engine_in_process().call("score_hand", {**score_params(rules), **kw})
 
 
 # --- bad input -------------------------------------------------------------------------------
@@ -215,7 +220,7 @@ def test_rounds_option() -> None:
 def test_bad_input_is_named(change: dict[str, Any], words: str) -> None:
     """Checked by the protocol server (params schema, then the adapter's figure checks)."""
     with pytest.raises(EngineError, match=words.replace("[", r"\[").replace("]", r"\]")):
-        open_engine(None).call("score_hand", {**score_params(DD), **change})
+        reference_engine_in_process().call("score_hand", {**score_params(DD), **change})
 
 
 def score_params(rules: Rules) -> dict[str, Any]:
