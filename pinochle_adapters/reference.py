@@ -7,6 +7,7 @@ pinochle_adapters.reference`` (or ``pinochle-reference-adapter``) serves it on s
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, ClassVar, TypedDict
 
 import reference_engine
@@ -166,6 +167,11 @@ def _rules(params: Params) -> Rules:
 
 def _codes(values: Sequence[int]) -> list[str]:
     return [card_code(c) for c in values]
+
+
+@cache  # a meld item's cards are one of a few hundred cached tuples (meld._cards_of)
+def _meld_codes(values: tuple[int, ...]) -> tuple[str, ...]:
+    return tuple(card_code(c) for c in values)
 
 
 def _pair(values: Sequence[int]) -> tuple[int, int]:
@@ -358,7 +364,7 @@ class ReferenceEngine:
                 "type": item.type,
                 "count": item.count,
                 "points": item.points,
-                "cards": _codes(item.cards),
+                "cards": list(_meld_codes(item.cards)),
             }
             if item.suit is not None:
                 entry["suit"] = SUITS[item.suit]
