@@ -8,26 +8,29 @@ Feature: End of the game
     Given the double-deck rules
     And the scores are <before 0> to <before 1>
     And team 0 holds the contract at 50
-    And the teams melded 30 and 20
-    And the teams took 30 and 20 card points in 12 and 8 tricks
+    And the teams melded 30 and 22
+    And the teams took 28 and 22 card points in 12 and 8 tricks
     When the hand is scored
     Then the scores become <after 0> to <after 1>
     And <outcome>
 
+    # Team 0: 30 + 28 = 58 >= 50, made, +58; team 1: 22 + 22 = +44 (meld and tricks kept off 20,
+    # which MELD-MINIMUM and SCORE-TRICK-MINIMUM test). Team 1 is under 400: no bid-to-win.
     Examples:
       | before 0 | before 1 | after 0 | after 1 | outcome                   |
-      | 450      | 300      | 510     | 340     | team 0 wins the game      |
-      | 400      | 100      | 460     | 140     | nobody has won the game yet |
+      | 450      | 300      | 508     | 344     | team 0 wins the game      |
+      | 400      | 100      | 458     | 144     | nobody has won the game yet |
 
   @double-deck @GAME-BOTH-REACH
   Scenario: Both sides reach 500 in one hand: the bidding side wins
     Given the double-deck rules
     And the scores are 380 to 470
     And team 0 holds the contract at 60
-    And the teams melded 100 and 20
-    And the teams took 30 and 20 card points in 12 and 8 tricks
+    And the teams melded 100 and 22
+    And the teams took 28 and 22 card points in 12 and 8 tricks
     When the hand is scored
-    Then the scores become 510 to 510
+    # Team 0 (bidders, 380 < 400: no bid-to-win): 100 + 28 = 128, 508; team 1: 22 + 22 = 44, 514.
+    Then the scores become 508 to 514
     And team 0 wins the game
 
   @double-deck @GAME-BID-TO-WIN
@@ -35,10 +38,11 @@ Feature: End of the game
     Given the double-deck rules
     And the scores are 450 to 420
     And team 1 holds the contract at 50
-    And the teams melded 20 and 60
-    And the teams took 20 and 30 card points in 8 and 12 tricks
+    And the teams melded 22 and 60
+    And the teams took 22 and 28 card points in 8 and 12 tricks
     When the hand is scored
-    Then the scores become 490 to 510
+    # Both at 400+: bid-to-win. Team 1: 60 + 28 = 88 >= 50, made, 508; team 0: 22 + 22 = 44, 494.
+    Then the scores become 494 to 508
     And team 1 wins the game
 
   @double-deck @GAME-BID-TO-WIN @negative

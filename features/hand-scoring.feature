@@ -19,29 +19,31 @@ Feature: Scoring a played hand
     Examples:
       | contract | meld 0 | meld 1 | points 0 | points 1 | won 0 | won 1 | verdict            | delta 0 | delta 1 |
       | 60       | 30     | 25     | 31       | 19       | 12    | 8     | make their contract | 61      | 0       |
-      | 60       | 40     | 0      | 20       | 30       | 8     | 12    | make their contract | 60      | 30      |
-      | 50       | 20     | 0      | 30       | 20       | 12    | 8     | make their contract | 50      | 20      |
+      | 60       | 40     | 0      | 22       | 28       | 8     | 12    | make their contract | 62      | 28      |
+      | 50       | 22     | 0      | 28       | 22       | 12    | 8     | make their contract | 50      | 22      |
       | 60       | 30     | 25     | 25       | 25       | 10    | 10    | are set             | -60     | 50      |
 
   @double-deck @SCORE-TRICK-MINIMUM @negative
   Scenario: Bidders with under 20 in card points are set whatever their meld
     Given the double-deck rules
     And team 0 holds the contract at 50
-    And the teams melded 100 and 20
+    And the teams melded 100 and 22
     And the teams took 18 and 32 card points in 7 and 13 tricks
     When the hand is scored
+    # 18 < 20: set, -50, although 100 + 18 would pass 50. Opponents 22 + 32 = 54.
     Then the bidders are set
-    And the teams score -50 and 52
+    And the teams score -50 and 54
 
   @double-deck @MELD-MINIMUM @negative
   Scenario: A team's meld under 20 counts nothing
     Given the double-deck rules
     And team 1 holds the contract at 50
     And the teams melded 19 and 60
-    And the teams took 20 and 30 card points in 8 and 12 tricks
+    And the teams took 22 and 28 card points in 8 and 12 tricks
     When the hand is scored
+    # Team 0's 19 counts nothing, its 22 in tricks count: +22. Bidders 60 + 28 = 88 >= 50: +88.
     Then the bidders make their contract
-    And the teams score 20 and 90
+    And the teams score 22 and 88
 
   @double-deck @MELD-MINIMUM @uses:SCORE-MADE @negative
   Scenario: Opponents whose meld is under 20 keep only their card points

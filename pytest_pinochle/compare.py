@@ -27,7 +27,9 @@ KINDS: dict[str, str] = {
     "sequence": "the same items in the same order",
     "melds": (
         "the multiset of (id, count, points[, suit]); an expected entry that gives a suit is "
-        "matched first; complete: every reported entry must be expected"
+        "matched first; complete: every reported entry must be expected; an engine reporting "
+        "meld as totals only (capability meld: totals) gives no items: the expected items' "
+        "points must add up to its total"
     ),
     "given-keys": "null must be null; otherwise only the keys given are compared (exactly)",
 }
@@ -53,6 +55,24 @@ SPECIAL: dict[str, dict[str, Kind]] = {
 }
 """Fields that do not compare as their shape suggests; every other card list is a multiset
 and everything else is exact."""
+
+
+class TotalsOnly(list[Any]):
+    """The ``melds`` of an engine that reports meld as totals only (capability ``meld:
+    totals``): empty, never compared item by item; an expected list of items is held to the
+    answer's ``total`` instead (their points must add up to it)."""
+
+    def __init__(self, total: int | None) -> None:
+        super().__init__()
+        self.total = total
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (TotalsOnly, (self.total,))
+
+    def worth(self, expected: Sequence[Mapping[str, Any]]) -> int:
+        """What the expected items add up to."""
+        return sum(int(m.get("points") or 0) for m in expected)
+
 
 MELD_KEYS = ("id", "count", "points", "suit")
 """The fields of a meld entry that are compared (``suit`` only where the entry gives it)."""
@@ -236,6 +256,17 @@ def meld_diff(expected: Sequence[Mapping[str, Any]], actual: Sequence[Any]) -> M
 def _melds(label: str, want: Any, got: Any) -> list[Mismatch]:
     if not isinstance(want, list) or not isinstance(got, list):
         return [Mismatch(label, f"expected a list of melds {want!r}, got {got!r}")]
+    if isinstance(got, TotalsOnly):
+        worth = got.worth([w for w in want if isinstance(w, dict)])
+        if worth == got.total:
+            return []
+        return [
+            Mismatch(
+                label,
+                f"the expected items are worth {worth}; the engine (meld totals only) counts "
+                f"{got.total}",
+            )
+        ]
     diff = meld_diff([w for w in want if isinstance(w, dict)], got)
     parts = []
     if diff.missing:

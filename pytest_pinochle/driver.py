@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from pinochle_adapters.client import Engine
 from specdata import VARIANTS_DIR, load_yaml
 
 from . import notation
-from .compare import Mismatch, compare, compare_at, meld_diff
+from .compare import Mismatch, TotalsOnly, compare, compare_at, meld_diff
+from .session import ModelledEngine
 
 
 class RuleMismatch(AssertionError):
@@ -29,7 +29,7 @@ def suit_order_deck(variant: str) -> list[str]:
 class Situation:
     """The rules, the table and the last question put to the engine in one scenario."""
 
-    engine: Engine
+    engine: ModelledEngine
     variant: str | None = None
     options: dict[str, str] = field(default_factory=dict)
     trump: str | None = None
@@ -153,11 +153,26 @@ class Situation:
         __tracebackhide__ = True
         self.expected_melds.append(entry)
         self.expected["melds"] = list(self.expected_melds)
-        self.check(not meld_diff(self.expected_melds, self.field("melds")).missing, message)
+        melds = self.field("melds")
+        if isinstance(melds, TotalsOnly):
+            # No items to find: the items named so far cannot be worth more than the total.
+            worth = melds.worth(self.expected_melds)
+            self.check(
+                melds.total is not None and worth <= melds.total,
+                f"{message}: the items named so far are worth {worth}, more than the engine's "
+                f"total {melds.total} (it reports meld totals only)",
+            )
+            return
+        self.check(not meld_diff(self.expected_melds, melds).missing, message)
 
     def unexpected_melds(self) -> list[dict[str, Any]]:
-        """Reported melds that no Then step has expected."""
-        return [dict(m) for m in meld_diff(self.expected_melds, self.field("melds")).unexpected]
+        """Reported melds that no Then step has expected (for an engine reporting totals only:
+        the points its total counts beyond the items named, as one entry)."""
+        melds = self.field("melds")
+        if isinstance(melds, TotalsOnly):
+            beyond = (melds.total or 0) - melds.worth(self.expected_melds)
+            return [{"id": "unitemised", "count": 1, "points": beyond}] if beyond else []
+        return [dict(m) for m in meld_diff(self.expected_melds, melds).unexpected]
 
     def context(self) -> str:
         """The question and answer in the game's language, for the end of a failure message."""

@@ -17,6 +17,47 @@ from pinochle_adapters.client import (
     open_in_process,
 )
 
+from .capabilities import Capabilities, translate
+
+
+class ModelledEngine:
+    """The engine under test as the cases speak to it: requests and answers go through the
+    models it declared (``capabilities``, spec/protocol.md); everything else is the engine's."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    @property
+    def info(self) -> dict[str, Any] | None:
+        """The engine's ``initialize`` result."""
+        return self.engine.info
+
+    @property
+    def capabilities(self) -> Capabilities:
+        """The models the engine declared (the defaults until it has started)."""
+        return Capabilities.declared(self.engine.info)
+
+    def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The engine's answer to ``params`` put in its declared model, read back into the
+        cases' model; ``pytest.skip`` for a case its model has no call for."""
+        capabilities = self.capabilities
+        if capabilities.is_default:
+            return self.engine.call(method, params)
+        translation = translate(method, params, capabilities)
+        return translation.answer(self.engine.call(method, translation.params))
+
+    def skip_reason(self, method: str, variant: str, options: dict[str, Any]) -> str | None:
+        """Why a case must be skipped (``Engine.skip_reason``)."""
+        return self.engine.skip_reason(method, variant, options)
+
+    def close(self) -> None:
+        """Shut the engine down."""
+        self.engine.close()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.engine, name)
+
+
 REFERENCE_SERVER = "pinochle_adapters.reference:server"
 """The reference engine's server, loaded by name: the runner never imports the rules."""
 REFERENCE_SHOWN = f"in-process {REFERENCE_SERVER}"
@@ -35,10 +76,10 @@ class RunState:
     """Case ID -> ``file:line`` of the first case with that ID."""
     engine_name: dict[str, Any] | None = None
     """The engine's ``initialize`` answer ``engine`` (name, version), once it has started."""
-    _engine: Engine | None = None
+    _engine: ModelledEngine | None = None
     _error: EngineError | None = None
 
-    def engine(self) -> Engine:
+    def engine(self) -> ModelledEngine:
         """The run's engine, opened on first use (each xdist worker opens its own)."""
         if self._error is not None:
             raise self._error
@@ -46,13 +87,10 @@ class RunState:
             try:
                 if self.command is None:
                     server = load_server(REFERENCE_SERVER)
-                    self._engine = open_in_process(
-                        server, timeout=self.timeout, validate=self.validate
-                    )
+                    opened = open_in_process(server, timeout=self.timeout, validate=self.validate)
                 else:
-                    self._engine = open_engine(
-                        self.command, timeout=self.timeout, validate=self.validate
-                    )
+                    opened = open_engine(self.command, timeout=self.timeout, validate=self.validate)
+                self._engine = ModelledEngine(opened)
             except EngineError as e:
                 self._error = e
                 raise

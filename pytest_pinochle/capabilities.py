@@ -1,0 +1,264 @@
+"""How the suite speaks to an engine under the capabilities it declares in ``initialize``
+(spec/protocol.md, "Capabilities"): the forced bid made implicitly, meld reported as totals only.
+
+The cases are written in one model (the forced seat calls its bid; meld is itemised). For an
+engine declaring the other model, requests are rewritten into it and answers back, here and only
+here, so every case, step, report and the diagnosis judge both models with the same expectations.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from specdata import load_variant, option_text
+
+from .compare import TotalsOnly
+
+CAPABILITIES: dict[str, tuple[str, ...]] = {
+    "forced_bid": ("explicit", "implicit"),
+    "meld": ("items", "totals"),
+}
+"""Each capability and its values, the default (what the cases are written in) first."""
+
+FORCED_AT = 3
+"""The index of the forced call: after three passes the fourth to speak is forced."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """The models an engine declared (``initialize`` result ``capabilities``)."""
+
+    forced_bid: str = "explicit"
+    """``implicit``: three passes with no bid complete the auction, the fourth to speak holding
+    the minimum contract; the forced seat makes no call."""
+    meld: str = "items"
+    """``totals``: the ``meld`` answer's ``total`` is right, its ``melds`` list is not given."""
+
+    @classmethod
+    def declared(cls, info: Mapping[str, Any] | None) -> Capabilities:
+        """The capabilities of an ``initialize`` result; unknown names or values are the default
+        (the result schema refuses them before this when results are checked)."""
+        raw = (info or {}).get("capabilities")
+        found = {}
+        if isinstance(raw, Mapping):
+            for name, values in CAPABILITIES.items():
+                if raw.get(name) in values:
+                    found[name] = str(raw[name])
+        return cls(**found)
+
+    @property
+    def is_default(self) -> bool:
+        """Whether the engine speaks the model the cases are written in."""
+        return self == Capabilities()
+
+
+# --- the forced bid ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Forced:
+    """Who is forced after three passes with no bid, and to what."""
+
+    first: int
+    """Seat of the first caller relative to the dealer (0 the dealer, 1 the dealer's left)."""
+    amount: int
+
+    def seat(self, dealer: int) -> int:
+        """The fourth seat to speak, the one that is forced."""
+        return (dealer + self.first + FORCED_AT) % 4
+
+
+def forced(variant: str, options: Mapping[str, Any]) -> Forced | None:
+    """The forced call of a variant under ``options`` (AUCTION-DEALER-FORCED); None where nobody
+    can be forced (no such rule, or a dealer who must open: AUCTION-DEALER-OPENS)."""
+    try:
+        data = load_variant(variant)
+    except KeyError:
+        return None
+    auction = dict(data["rules"]["auction"])
+    for name, value in options.items():
+        choice = data["options"].get(name, {}).get("choices", {}).get(option_text(value)) or {}
+        for path, patched in choice.items():
+            if path.startswith("auction."):
+                auction[path.removeprefix("auction.")] = patched
+    if auction.get("all_pass") != "last-forced" or auction.get("dealer_opens") is not None:
+        return None
+    first = 1 if auction.get("first_bidder") == "left-of-dealer" else 0
+    return Forced(first, int(auction["minimum"]))
+
+
+class Skip(Exception):
+    """The case cannot be put to this engine: it asks something its declared model never has."""
+
+
+IMPLICIT_SKIP = (
+    "engine makes the forced bid implicitly (forced_bid=implicit): after three passes the "
+    "auction is complete, so the forced seat's own call ({call}) is never made"
+)
+
+_CLAIM = re.compile(r"^seat (\d): (.*)$")
+
+
+def _unclaimed(action: object) -> tuple[int | None, str]:
+    text = str(action)
+    match = _CLAIM.match(text)
+    return (int(match[1]), match[2]) if match else (None, text)
+
+
+def drop_forced_call(calls: Sequence[Mapping[str, Any]], rule: Forced, dealer: int) -> bool | None:
+    """Whether ``calls`` (auction) hold the forced call at FORCED_AT: True to drop it, None when
+    they stop right before it (three passes), False when the forced state is never reached.
+
+    Raises Skip when the forced seat's call is anything else (a pass, another amount, another
+    seat's call): the implicit model has no such call to judge.
+    """
+    if len(calls) < FORCED_AT or not all(c.get("pass") for c in calls[:FORCED_AT]):
+        return False
+    if len(calls) == FORCED_AT:
+        return None
+    call = calls[FORCED_AT]
+    if call.get("seat") == rule.seat(dealer) and call.get("bid") == rule.amount:
+        return True
+    shown = "pass" if call.get("pass") else f"bid {call.get('bid')}"
+    raise Skip(IMPLICIT_SKIP.format(call=f"seat {call.get('seat')} {shown}"))
+
+
+def drop_forced_action(actions: Sequence[object], rule: Forced, dealer: int) -> bool:
+    """Whether the actions of a hand hold the forced bid at FORCED_AT (to be dropped).
+
+    Raises Skip when the actions stop after three passes or go on with anything but the forced
+    bid (by the forced seat when claimed).
+    """
+    head = [_unclaimed(a) for a in actions[: FORCED_AT + 1]]
+    if len(head) < FORCED_AT or any(words != "pass" for _, words in head[:FORCED_AT]):
+        return False
+    if len(head) == FORCED_AT:
+        raise Skip(IMPLICIT_SKIP.format(call="the hand's actions stop before it"))
+    claim, words = head[FORCED_AT]
+    if words == f"bid {rule.amount}" and claim in (None, rule.seat(dealer)):
+        return True
+    raise Skip(IMPLICIT_SKIP.format(call=str(actions[FORCED_AT])))
+
+
+def _shifted(refusal: Any, dropped: bool) -> Any:
+    """A refusal of the shortened list, indexed back into the list the case gave."""
+    if not dropped or not isinstance(refusal, dict):
+        return refusal
+    index = refusal.get("index")
+    if isinstance(index, int) and not isinstance(index, bool) and index >= FORCED_AT:
+        return {**refusal, "index": index + 1}
+    return refusal
+
+
+class Translation:
+    """One request rewritten into the engine's model, and how to read its answer back."""
+
+    def __init__(self, method: str, params: dict[str, Any], capabilities: Capabilities) -> None:
+        self.method = method
+        self.params = params
+        self.capabilities = capabilities
+        self._dropped: list[bool] = []
+        self._pending: tuple[int, int] | None = None
+        """(seat, amount) when the auction stops right before the forced call."""
+        if capabilities.forced_bid == "implicit":
+            self._implicit_forced_bid()
+
+    def _implicit_forced_bid(self) -> None:
+        params = self.params
+        rule = forced(str(params.get("variant")), params.get("options") or {})
+        if rule is None or self.method not in ("auction", "play_hand", "play_game"):
+            return
+        if self.method == "auction":
+            dealer = int(params["dealer"])
+            drop = drop_forced_call(params["calls"], rule, dealer)
+            if drop is None:
+                self._pending = (rule.seat(dealer), rule.amount)
+            elif drop:
+                calls = list(params["calls"])
+                del calls[FORCED_AT]
+                self.params = {**params, "calls": calls}
+            self._dropped = [bool(drop)]
+        elif self.method == "play_hand":
+            drop = drop_forced_action(params["actions"], rule, int(params["dealer"]))
+            if drop:
+                actions = list(params["actions"])
+                del actions[FORCED_AT]
+                self.params = {**params, "actions": actions}
+            self._dropped = [drop]
+        else:
+            # The deal moves clockwise each hand (DEAL-ROTATION), so hand h is dealt by
+            # dealer + h.
+            lists = []
+            for number, actions in enumerate(params["actions"]):
+                drop = drop_forced_action(actions, rule, (int(params["dealer"]) + number) % 4)
+                lists.append([a for i, a in enumerate(actions) if not (drop and i == FORCED_AT)])
+                self._dropped.append(drop)
+            self.params = {**params, "actions": lists}
+
+    def answer(self, answer: dict[str, Any]) -> dict[str, Any]:
+        """The engine's answer read back into the model the cases are written in."""
+        out = dict(answer)
+        if self.method == "meld" and self.capabilities.meld == "totals":
+            total = out.get("total")
+            out["melds"] = TotalsOnly(total if isinstance(total, int) else None)
+        if not self._dropped and self._pending is None:
+            return out
+        if self.method == "auction":
+            out["violation"] = _shifted(out.get("violation"), self._dropped[0])
+            if self._pending is not None:
+                out = _forced_pending(out, *self._pending)
+        elif self.method == "play_hand":
+            out["first_illegal"] = _shifted(out.get("first_illegal"), self._dropped[0])
+        elif self.method == "play_game":
+            first = out.get("first_illegal")
+            if isinstance(first, dict) and isinstance(first.get("hand"), int):
+                hand = first["hand"]
+                dropped = 0 <= hand < len(self._dropped) and self._dropped[hand]
+                out["first_illegal"] = _shifted(first, dropped)
+            hands = out.get("hands")
+            if isinstance(hands, list):
+                out["hands"] = [
+                    {**h, "first_illegal": _shifted(h.get("first_illegal"), dropped)}
+                    if isinstance(h, dict)
+                    else h
+                    for h, dropped in zip(hands, self._dropped + [False] * len(hands), strict=False)
+                ]
+        return out
+
+
+def _forced_pending(answer: dict[str, Any], seat: int, amount: int) -> dict[str, Any]:
+    """An implicit engine's auction after three passes (complete, ``seat`` holding ``amount``) as
+    the explicit model states it: not complete, ``seat`` to call, forced to bid ``amount``.
+
+    Only that exact answer is read back; any other is left as given, to be judged as it is.
+    """
+    done = (
+        answer.get("legal") is True
+        and answer.get("complete") is True
+        and answer.get("winner") == seat
+        and answer.get("contract") == amount
+    )
+    if not done:
+        return answer
+    return {
+        **answer,
+        "complete": False,
+        "winner": None,
+        "contract": None,
+        "next_seat": seat,
+        "min_bid": amount,
+        "can_pass": False,
+    }
+
+
+def translate(method: str, params: dict[str, Any], capabilities: Capabilities) -> Translation:
+    """The request in the engine's model; raises ``pytest.skip`` for a case it has no call for."""
+    try:
+        return Translation(method, params, capabilities)
+    except Skip as e:
+        pytest.skip(str(e))

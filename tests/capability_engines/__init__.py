@@ -1,0 +1,155 @@
+"""Conformant engines that use the other model where the spec admits two (spec/protocol.md,
+"Capabilities"): the reference engine rewrapped, each declaring the capability it uses.
+
+``python -m tests.capability_engines NAME`` serves one; ``--undeclared`` serves it without the
+declaration (the suite must then fail it: the capability, not luck, is what makes it pass).
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from pinochle_adapters import sdk
+from pinochle_adapters.reference import ReferenceEngine
+from reference_engine import auction
+from reference_engine.errors import IllegalAction
+from reference_engine.variants import load_rules
+
+Params = dict[str, Any]
+FORCED_AT = 3
+"""After three passes with no bid, the fourth to speak is forced (AUCTION-DEALER-FORCED)."""
+
+
+def forced_after_three_passes(
+    params: Params, seats: Sequence[int | None]
+) -> tuple[int, int] | None:
+    """``(seat, amount)`` when the first three calls, all passes by ``seats`` (None: the seat
+    whose turn it is), leave the next seat forced under AUCTION-DEALER-FORCED; else None."""
+    rules = load_rules(params["variant"], params.get("options") or {})
+    state = auction.start(rules, params["dealer"])
+    try:
+        for seat in seats[:FORCED_AT]:
+            turn = state.next_seat if seat is None else seat
+            assert turn is not None
+            state = auction.apply_call(state, rules, turn, None)
+    except IllegalAction:
+        return None
+    forced = auction.forced_bid(state, rules)
+    if forced is None or forced[0] != "AUCTION-DEALER-FORCED" or state.next_seat is None:
+        return None
+    return state.next_seat, forced[1]
+
+
+def _unshift(refusal: Any) -> Any:
+    """A refusal of the list with the forced bid put in, indexed into the list as given."""
+    index = refusal.get("index") if isinstance(refusal, dict) else None
+    if isinstance(index, int) and index > FORCED_AT:
+        return {**refusal, "index": index - 1}
+    return refusal
+
+
+def _claim_seat(action: str) -> int | None:
+    return int(action[5]) if action.startswith("seat ") else None
+
+
+def _leading_passes(actions: Sequence[str]) -> list[int | None] | None:
+    head = actions[:FORCED_AT]
+    if len(head) < FORCED_AT or any(a.split(": ")[-1] != "pass" for a in head):
+        return None
+    return [_claim_seat(a) for a in head]
+
+
+class ImplicitForcedBid(ReferenceEngine):
+    """Three passes with no bid complete the auction, the fourth to speak holding the minimum
+    contract by itself: that seat makes no call (capability ``forced_bid: implicit``)."""
+
+    name = "capability-implicit-forced-bid"
+    capabilities = {"forced_bid": "implicit"}  # noqa: RUF012 (a declaration, never changed)
+
+    def auction(self, params: Params) -> Any:
+        calls = params["calls"]
+        if len(calls) < FORCED_AT or not all(c.get("pass") for c in calls[:FORCED_AT]):
+            return super().auction(params)
+        forced = forced_after_three_passes(params, [c["seat"] for c in calls])
+        if forced is None:
+            return super().auction(params)
+        seat, amount = forced
+        made = [*calls[:FORCED_AT], {"seat": seat, "bid": amount}, *calls[FORCED_AT:]]
+        answer = dict(super().auction({**params, "calls": made}))
+        answer["violation"] = _unshift(answer["violation"])
+        return answer
+
+    def _made(self, params: Params, actions: list[str]) -> list[str]:
+        passes = _leading_passes(actions)
+        forced = forced_after_three_passes(params, passes) if passes is not None else None
+        if forced is None:
+            return actions
+        return [*actions[:FORCED_AT], f"bid {forced[1]}", *actions[FORCED_AT:]]
+
+    def play_hand(self, params: Params) -> Any:
+        made = self._made(params, list(params["actions"]))
+        if len(made) == len(params["actions"]):
+            return super().play_hand(params)
+        answer = dict(super().play_hand({**params, "actions": made}))
+        answer["first_illegal"] = _unshift(answer["first_illegal"])
+        return answer
+
+    def play_game(self, params: Params) -> Any:
+        lists = [
+            self._made({**params, "dealer": (params["dealer"] + number) % 4}, list(actions))
+            for number, actions in enumerate(params["actions"])
+        ]
+        made = [len(m) != len(a) for m, a in zip(lists, params["actions"], strict=True)]
+        answer: dict[str, Any] = copy.deepcopy(
+            dict(super().play_game({**params, "actions": lists}))
+        )
+        first = answer.get("first_illegal")
+        if isinstance(first, dict) and first.get("hand") is not None and made[first["hand"]]:
+            answer["first_illegal"] = _unshift(first)
+        hands: list[dict[str, Any]] = answer.get("hands") or []
+        for number, hand in enumerate(hands):
+            if number < len(made) and made[number]:
+                hand["first_illegal"] = _unshift(hand.get("first_illegal"))
+        return answer
+
+
+class MeldTotals(ReferenceEngine):
+    """Meld reported as a total only, no items (capability ``meld: totals``): the way engines
+    that group meld otherwise than the protocol's items answer without recomputing them."""
+
+    name = "capability-meld-totals"
+    capabilities = {"meld": "totals"}  # noqa: RUF012 (a declaration, never changed)
+
+    def meld(self, params: Params) -> Any:
+        return {"total": super().meld(params)["total"], "melds": []}
+
+
+ENGINES: dict[str, Callable[[], ReferenceEngine]] = {
+    "implicit-forced-bid": ImplicitForcedBid,
+    "meld-totals": MeldTotals,
+}
+
+
+class DeclaringServer(sdk.Server):
+    """The SDK server, with the engine's ``capabilities`` in its ``initialize`` result."""
+
+    def __init__(self, engine: ReferenceEngine, *, declared: bool) -> None:
+        super().__init__(engine)
+        self.capabilities = dict(getattr(engine, "capabilities", {})) if declared else {}
+
+    def info(self) -> dict[str, Any]:
+        info = super().info()
+        if self.capabilities:
+            info["capabilities"] = self.capabilities
+        return info
+
+
+def server(name: str, *, declared: bool = True) -> DeclaringServer:
+    """The server of engine ``name`` (KeyError naming the choices when there is none)."""
+    try:
+        engine = ENGINES[name]()
+    except KeyError:
+        raise KeyError(f"no engine {name!r}: choose one of {', '.join(ENGINES)}") from None
+    return DeclaringServer(engine, declared=declared)
