@@ -15,6 +15,26 @@ from typing import Any
 from tests.suite_runs import run_suite
 
 BEFORE = Path(__file__).parent / "data" / "outcomes-before-issue-8.json"
+RENAMED = {
+    # Issue 11 moved incidental 20s (meld or tricks at the minimum where the minimum is not what
+    # the row tests) to 22, reworking the expected values by hand; the rows' IDs carry the values.
+    "features/test_game_end.py::test_double_deck_from_before_0_to_before_1_outcome"
+    "[450-300-510-340-team 0 wins the game]": "features/test_game_end.py::"
+    "test_double_deck_from_before_0_to_before_1_outcome[450-300-508-344-team 0 wins the game]",
+    "features/test_game_end.py::test_double_deck_from_before_0_to_before_1_outcome"
+    "[400-100-460-140-nobody has won the game yet]": "features/test_game_end.py::"
+    "test_double_deck_from_before_0_to_before_1_outcome"
+    "[400-100-458-144-nobody has won the game yet]",
+    "features/test_hand_scoring.py::test_double_deck_team_0_bids_contract_melds_meld_0_and_meld_1"
+    "_takes_points_0_and_points_1[60-40-0-20-30-8-12-make their contract-60-30]": "features/"
+    "test_hand_scoring.py::test_double_deck_team_0_bids_contract_melds_meld_0_and_meld_1_takes"
+    "_points_0_and_points_1[60-40-0-22-28-8-12-make their contract-62-28]",
+    "features/test_hand_scoring.py::test_double_deck_team_0_bids_contract_melds_meld_0_and_meld_1"
+    "_takes_points_0_and_points_1[50-20-0-30-20-12-8-make their contract-50-20]": "features/"
+    "test_hand_scoring.py::test_double_deck_team_0_bids_contract_melds_meld_0_and_meld_1_takes"
+    "_points_0_and_points_1[50-22-0-28-22-12-8-make their contract-50-22]",
+}
+"""Recorded items whose node ID changed later with their inputs, old -> new (same outcome)."""
 
 
 @cache
@@ -25,7 +45,7 @@ def recorded() -> dict[str, Any]:
 
 
 def test_every_recorded_case_keeps_its_outcome_on_the_reference_engine() -> None:
-    before: dict[str, str] = recorded()["reference"]
+    before = {RENAMED.get(k, k): v for k, v in recorded()["reference"].items()}
     run = run_suite(None)
     assert len(before) == 1305
     missing = sorted(before.keys() - run.outcomes.keys())
