@@ -140,8 +140,14 @@ class Server:
         check_params: bool = True,
         log: IO[str] | None = None,
         invalid_params: tuple[type[Exception], ...] | None = None,
+        capabilities: Mapping[str, str] | None = None,
     ) -> None:
         self.engine = engine
+        declared_capabilities = (
+            capabilities if capabilities is not None else getattr(engine, "capabilities", None)
+        )
+        self.capabilities: dict[str, str] = dict(declared_capabilities or {})
+        """How the engine models what the rules leave open (spec/protocol.md, "Capabilities")."""
         self.name = name or str(getattr(engine, "name", type(engine).__name__))
         self.version = version or str(getattr(engine, "version", "0"))
         declared = variants if variants is not None else getattr(engine, "variants", None)
@@ -171,6 +177,7 @@ class Server:
             "engine": {"name": self.name, "version": self.version},
             "variants": self.variants,
             "methods": [*self.methods],
+            **({"capabilities": dict(self.capabilities)} if self.capabilities else {}),
         }
 
     def handle_line(self, line: str) -> str:

@@ -355,3 +355,21 @@ def test_the_node_example_answers_a_bug_as_internal_error_and_bad_input_as_inval
         "code": protocol.INVALID_PARAMS,
         "message": 'params.hand[0]: "Zz" is not a card code',
     }
+
+
+def test_capabilities_are_declared_in_initialize() -> None:
+    """An engine's ``capabilities`` attribute (or the argument) reaches the initialize result."""
+
+    class Totals:
+        name, version = "totals", "1"
+        variants: ClassVar[dict[str, dict[str, list[str]]]] = {"double-deck": {}}
+        capabilities: ClassVar[dict[str, str]] = {"meld": "totals"}
+
+        def meld(self, params: dict[str, Any]) -> dict[str, Any]:
+            return {"total": 0, "melds": []}
+
+    assert Server(Totals()).info()["capabilities"] == {"meld": "totals"}
+    assert "capabilities" not in Server(Totals(), capabilities={}).info()
+    info = Server(Totals(), capabilities={"forced_bid": "implicit"}).info()
+    assert protocol.schema_error(info, "initialize.result.json", "result") is None
+    assert info["capabilities"] == {"forced_bid": "implicit"}

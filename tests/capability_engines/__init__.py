@@ -132,24 +132,12 @@ ENGINES: dict[str, Callable[[], ReferenceEngine]] = {
 }
 
 
-class DeclaringServer(sdk.Server):
-    """The SDK server, with the engine's ``capabilities`` in its ``initialize`` result."""
-
-    def __init__(self, engine: ReferenceEngine, *, declared: bool) -> None:
-        super().__init__(engine)
-        self.capabilities = dict(getattr(engine, "capabilities", {})) if declared else {}
-
-    def info(self) -> dict[str, Any]:
-        info = super().info()
-        if self.capabilities:
-            info["capabilities"] = self.capabilities
-        return info
-
-
-def server(name: str, *, declared: bool = True) -> DeclaringServer:
+def server(name: str, *, declared: bool = True) -> sdk.Server:
     """The server of engine ``name`` (KeyError naming the choices when there is none)."""
     try:
         engine = ENGINES[name]()
     except KeyError:
         raise KeyError(f"no engine {name!r}: choose one of {', '.join(ENGINES)}") from None
-    return DeclaringServer(engine, declared=declared)
+    # The SDK puts the engine's ``capabilities`` attribute in its initialize result; an engine
+    # that plays the same way without saying so declares none.
+    return sdk.Server(engine, capabilities=None if declared else {})
