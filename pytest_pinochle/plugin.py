@@ -50,6 +50,13 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="run only this variant's cases and scenarios (repeatable)",
     )
     group.addoption(
+        "--log-traffic",
+        metavar="FILE",
+        default=None,
+        help="write every request and reply line to FILE ('> ' request, '< ' reply; "
+        "FILE.<worker> under xdist)",
+    )
+    group.addoption(
         "--conformance-report",
         metavar="PATH",
         default=None,
@@ -84,6 +91,7 @@ def pytest_configure(config: pytest.Config) -> None:
         engine_command(config.getoption("engine")),
         timeout=config.getoption("engine_timeout"),
         validate=config.getoption("validate_protocol"),
+        traffic_path=config.getoption("log_traffic"),
     )
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
 

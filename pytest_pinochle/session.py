@@ -3,8 +3,10 @@ seen. Nothing is kept in module globals, so several runs in one process stay apa
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import Any, TextIO
 
 import pytest
 
@@ -72,12 +74,23 @@ class RunState:
     """``--engine``: a shell command, or None for the reference engine in-process."""
     timeout: float
     validate: bool
+    traffic_path: str | None = None
+    """``--log-traffic``: where every request and reply line is written (per xdist worker)."""
     case_ids: dict[str, str] = field(default_factory=dict)
     """Case ID -> ``file:line`` of the first case with that ID."""
     engine_name: dict[str, Any] | None = None
     """The engine's ``initialize`` answer ``engine`` (name, version), once it has started."""
     _engine: ModelledEngine | None = None
     _error: EngineError | None = None
+    _traffic: TextIO | None = None
+
+    def _traffic_log(self) -> TextIO | None:
+        if self.traffic_path is None:
+            return None
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        path = Path(f"{self.traffic_path}.{worker}" if worker else self.traffic_path)
+        self._traffic = path.open("a", encoding="utf-8")
+        return self._traffic
 
     def engine(self) -> ModelledEngine:
         """The run's engine, opened on first use (each xdist worker opens its own)."""
@@ -85,11 +98,22 @@ class RunState:
             raise self._error
         if self._engine is None:
             try:
+                traffic = self._traffic_log()
                 if self.command is None:
+                    # The suite's own reference: its answers are not re-checked against the
+                    # result schemas unless --validate-protocol asks (a subprocess's always are).
                     server = load_server(REFERENCE_SERVER)
-                    opened = open_in_process(server, timeout=self.timeout, validate=self.validate)
+                    opened = open_in_process(
+                        server,
+                        timeout=self.timeout,
+                        validate=self.validate,
+                        trusted=True,
+                        traffic=traffic,
+                    )
                 else:
-                    opened = open_engine(self.command, timeout=self.timeout, validate=self.validate)
+                    opened = open_engine(
+                        self.command, timeout=self.timeout, validate=self.validate, traffic=traffic
+                    )
                 self._engine = ModelledEngine(opened)
             except EngineError as e:
                 self._error = e
@@ -110,6 +134,9 @@ class RunState:
         engine, self._engine = self._engine, None
         if engine is not None:
             engine.close()
+        traffic, self._traffic = self._traffic, None
+        if traffic is not None:
+            traffic.close()
 
 
 PROBE: dict[str, Any] = {"variant": "double-deck", "options": {}, "cards": [], "last_trick": False}
@@ -118,9 +145,15 @@ PROBE: dict[str, Any] = {"variant": "double-deck", "options": {}, "cards": [], "
 _STATE = pytest.StashKey[RunState]()
 
 
-def start_run(config: pytest.Config, command: str | None, timeout: float, validate: bool) -> None:
+def start_run(
+    config: pytest.Config,
+    command: str | None,
+    timeout: float,
+    validate: bool,
+    traffic_path: str | None = None,
+) -> None:
     """Give ``config`` its run state."""
-    config.stash[_STATE] = RunState(command, timeout, validate)
+    config.stash[_STATE] = RunState(command, timeout, validate, traffic_path)
 
 
 def state_of(config: pytest.Config) -> RunState:

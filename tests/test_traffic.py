@@ -94,3 +94,36 @@ def test_log_traffic_starts_and_stops_logging() -> None:
         engine.log_traffic(None)
         engine.call("trick_winner", TRICK)
     assert [mark for mark, _ in entries(log.getvalue())] == [">", "<"]
+
+
+def test_log_traffic_option_writes_every_line_of_a_suite_run(tmp_path: Path) -> None:
+    """``--log-traffic FILE``: the requests a run sent, replayable line by line."""
+    log = tmp_path / "traffic.log"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "features/",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-k",
+            "dd-meld-run-single or dd-meld-run-double",
+            "--log-traffic",
+            str(log),
+        ],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-2000:]
+    lines = log.read_text(encoding="utf-8").splitlines()
+    requests = [json.loads(line[2:]) for line in lines if line.startswith("> ")]
+    replies = [json.loads(line[2:]) for line in lines if line.startswith("< ")]
+    assert [r["method"] for r in requests] == ["initialize", "meld", "meld", "shutdown"]
+    assert [r["id"] for r in replies] == [r["id"] for r in requests]
+    # The suite's two run cases: one run of hearts (16), two of hearts (150).
+    assert sorted(r["result"]["total"] for r in replies[1:3]) == [16, 150]
