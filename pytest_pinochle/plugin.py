@@ -12,6 +12,7 @@ import pytest
 
 import specdata
 from pinochle_adapters.client import EngineError, Unsupported
+from specdata import FEATURES_DIR
 
 from . import catalogue, tags
 from .driver import SITUATION_KEY, Situation
@@ -25,6 +26,11 @@ pytest_plugins = ("pytest_pinochle.known_failures",)
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("pinochle", "Pinochle conformance suite")
+    group.addoption(
+        "--pinochle",
+        action="store_true",
+        help="run the packaged conformance suite (no test paths needed, any directory)",
+    )
     group.addoption(
         "--engine",
         default=None,
@@ -125,12 +131,44 @@ def _tables_dir() -> Path:
     return TABLES_DIR.resolve()
 
 
+def suite_nodeid(path: Path) -> str | None:
+    """``features/...`` for a file of the suite, wherever it is installed and whatever the
+    rootdir: test IDs read as in the repository. None for any other file."""
+    try:
+        inside = path.resolve().relative_to(FEATURES_DIR.resolve())
+    except ValueError:
+        return None
+    return "features/" + inside.as_posix()
+
+
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
     """Each scenario table of the suite is a file of test items; no other YAML is touched."""
     if file_path.suffix in (".yaml", ".yml") and file_path.parent.resolve() == _tables_dir():
-        collector: TableFile = TableFile.from_parent(parent, path=file_path)
+        collector: TableFile = TableFile.from_parent(
+            parent, path=file_path, nodeid=suite_nodeid(file_path)
+        )
         return collector
     return None
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pycollect_makemodule(
+    module_path: Path, parent: pytest.Collector
+) -> pytest.Module | None:
+    """The suite's binding modules keep their repository IDs (``features/test_meld.py::...``)."""
+    nodeid = suite_nodeid(module_path)
+    if nodeid is None:
+        return None
+    module: pytest.Module = pytest.Module.from_parent(parent, path=module_path, nodeid=nodeid)
+    return module
+
+
+def pytest_load_initial_conftests(
+    early_config: pytest.Config, parser: pytest.Parser, args: list[str]
+) -> None:
+    """``pytest --pinochle`` from any directory: the packaged suite joins the test paths."""
+    if getattr(early_config.known_args_namespace, "pinochle", False):
+        args.append(str(FEATURES_DIR))
 
 
 @pytest.hookimpl(tryfirst=True)  # before pytest-bdd's default, which makes a mark of any tag

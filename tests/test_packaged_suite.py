@@ -41,3 +41,32 @@ def test_the_packaged_suite_runs_from_a_directory_with_look_alike_packages(tmp_p
     assert all(node.startswith("features/") for node in cases), sorted(cases)[:3]
     assert {c["outcome"] for c in cases.values()} == {"passed"}
     assert not (FEATURES_DIR / ".pytest_cache").exists()
+
+
+def test_plain_pytest_with_the_plugin_option_runs_the_packaged_suite(tmp_path: Path) -> None:
+    """``pytest --pinochle``: no test path, any directory, the same IDs as in the repository."""
+    _user_project(tmp_path)
+    (tmp_path / "pytest.ini").write_text("[pytest]\n")  # the user's own, harmless config
+    report = tmp_path / "report.json"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--pinochle",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--conformance-report",
+            str(report),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
+    assert len(cases) > 1300
+    assert all(node.startswith("features/") for node in cases), sorted(cases)[:3]

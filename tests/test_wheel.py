@@ -64,6 +64,21 @@ def test_the_wheel_runs_the_whole_suite_against_the_reference_server(
     assert len(cases) > 1300
     assert {c["outcome"] for c in cases.values()} == {"passed"}
     assert all(node.startswith("features/") for node in cases)
+    # Plain pytest with the plugin's option does the same, from any directory.
+    plain = _run(
+        [
+            str(installed / "pytest"),
+            "--pinochle",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--engine",
+            engine,
+        ],
+        tmp_path,
+    )
+    assert plain.returncode == 0, plain.stdout[-3000:] + plain.stderr[-2000:]
+    assert f"{len(cases)} passed" in plain.stdout
     # Nothing of the repository was used: the suite ran from the installed package.
     site = _run(
         [str(installed / "python"), "-c", "import specdata; print(specdata.SPEC_DIR)"], tmp_path
