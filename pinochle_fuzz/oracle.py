@@ -11,6 +11,7 @@ from typing import Any
 
 from pinochle_adapters.reference import FirstIllegal, ReferenceEngine, hand_answer
 from pytest_pinochle.compare import MELD_KEYS, Mismatch, compare, meld_diff
+from pytest_pinochle.diagnosis import MELD_ITEM_RULE
 from reference_engine.actions import Action
 from reference_engine.cards import parse_card, parse_cards, suit_index, to_counts
 from reference_engine.errors import IllegalAction
@@ -73,18 +74,6 @@ def differences(method: str, expect: Mapping[str, Any], actual: Any) -> list[Mis
     return compare(method, expect, actual)
 
 
-_MELD_RULES = {
-    "run": "MELD-RUN",
-    "royal_marriage": "MELD-ROYAL-MARRIAGE",
-    "marriage": "MELD-MARRIAGE",
-    "dix": "MELD-DIX",
-    "pinochle": "MELD-PINOCHLE",
-    "aces_around": "MELD-AROUNDS",
-    "kings_around": "MELD-AROUNDS",
-    "queens_around": "MELD-AROUNDS",
-    "jacks_around": "MELD-AROUNDS",
-}
-
 _FIELD_RULES = {
     "deal": {"hands": "DEAL-PACKETS", "next_dealer": "DEAL-ROTATION", "": "DECK-COMPOSITION"},
     "auction": {"winner": "AUCTION-END", "complete": "AUCTION-END", "": "AUCTION-STEP"},
@@ -123,7 +112,7 @@ def likely_rule(
         got = actual.get("melds") if isinstance(actual, Mapping) else None
         diff = meld_diff(expect.get("melds", []), got if isinstance(got, list) else [])
         ids = [m.get("id") for m in [*diff.missing, *diff.unexpected]]
-        return next((_MELD_RULES[i] for i in ids if i in _MELD_RULES), "MELD-TYPES")
+        return next((MELD_ITEM_RULE[i] for i in ids if i in MELD_ITEM_RULE), "MELD-TYPES")
     if method == "trick_winner":
         trick = given["trick"]
         return "TRICK-IDENTICAL" if len(set(trick)) < len(trick) else "TRICK-WINNER"
