@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pinochle_fuzz.cli import main as fuzz_main
-from pytest_pinochle import catalogue, export
+from pytest_pinochle import case, catalogue, export
 from pytest_pinochle.site import build_site
 from reference_engine import records
 from reference_engine.bots import simple
@@ -82,7 +82,9 @@ def _parser() -> argparse.ArgumentParser:
     suite = sub.add_parser("suite", help="the conformance suite's cases as data")
     suite_sub = suite.add_subparsers(dest="suite_command", required=True)
     out = suite_sub.add_parser(
-        "export", help="write every scenario-table case with its expected answer as JSON"
+        "export",
+        help="write every case (scenario tables and Gherkin scenarios) with its expected answer "
+        "as JSON",
     )
     out.add_argument("output", help="file to write, or - for standard output")
     out.add_argument(
@@ -90,6 +92,11 @@ def _parser() -> argparse.ArgumentParser:
     )
     out.add_argument("--method", action="append", default=[], help="only this method (repeatable)")
     out.add_argument("--tables", nargs="+", type=Path, help="tables to read (default: the suite's)")
+    one = sub.add_parser(
+        "case", help="run one case: its request, the reply, the expected answer, the comparison"
+    )
+    one.add_argument("case_id", help="a table case ID or a scenario node ID")
+    one.add_argument("--engine", metavar="COMMAND", help="default: the reference engine")
     report = sub.add_parser("report", help="a static site from conformance reports (JSON)")
     report.add_argument("reports", nargs="+", type=Path, help="--conformance-report files")
     report.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
@@ -178,14 +185,15 @@ def spec_command(args: argparse.Namespace) -> int:
 
 
 def suite_command(args: argparse.Namespace) -> int:
-    """``pinochle suite export OUT``: every table case with its expected answer, as JSON."""
-    cases = export.export_cases(args.variant, args.method, args.tables)
-    text = export.export_json(cases)
+    """``pinochle suite export OUT``: every case, table cases and the questions of the Gherkin
+    scenarios (scenarios are left out when ``--tables`` names tables), as JSON."""
+    document = export.export_document(args.variant, args.method, args.tables)
+    text = export.to_json(document)
     if args.output == "-":
         sys.stdout.write(text)
     else:
         Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {len(cases)} cases to {args.output}", file=sys.stderr)
+        print(f"wrote {len(document['cases'])} cases to {args.output}", file=sys.stderr)
     return 0
 
 
@@ -225,6 +233,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return spec_command(args)
         if args.command == "report":
             return report_command(args)
+        if args.command == "case":
+            return case.run_case(args.case_id, args.engine)
         return suite_command(args)
     except (PinochleError, ValueError, OSError) as err:
         # Every part words its errors (file:line for data, the rule for an action): one line.

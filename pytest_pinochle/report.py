@@ -23,7 +23,7 @@ from . import diagnosis
 from .diagnosis import Charge, Outcome
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .session import REFERENCE_SHOWN, state_of
-from .tables import CaseFailed, CaseItem
+from .tables import CaseFailed, CaseItem, request_line
 from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item, options_of, variant_of
 
 ENGINE_ERROR = "engine_error"
@@ -107,11 +107,14 @@ def _suite_version() -> str:
 
 
 def _request_line(method: str | None, params: dict[str, Any] | None) -> str | None:
-    """The request as one JSON line, as the engine received it but for the id: replayable."""
-    if method is None or params is None:
-        return None
-    request = {"jsonrpc": "2.0", "method": method, "params": params}
-    return json.dumps(request, ensure_ascii=False, separators=(",", ":"))
+    """The request as one JSON line (``tables.request_line``), None when nothing was asked."""
+    return None if method is None or params is None else request_line(method, params)
+
+
+def _request_shown(item: pytest.Item) -> str:
+    """The line ``request: {...}`` ending a failure: the exact request line, replayable."""
+    line = _details(item)["request"]
+    return f"\n  request: {line}" if line else ""
 
 
 def _details(item: pytest.Item) -> dict[str, Any]:
@@ -175,9 +178,13 @@ class Reporter:
         if call.excinfo.errisinstance(EngineError):
             report.user_properties.append((ENGINE_ERROR, True))
             if not isinstance(item, CaseItem):  # a table case words it in repr_failure
-                report.longrepr = f"engine error in {_title(item)}\n{call.excinfo.value}"
+                report.longrepr = (
+                    f"engine error in {_title(item)}\n{call.excinfo.value}{_request_shown(item)}"
+                )
         elif call.excinfo.errisinstance(RuleMismatch):
-            report.longrepr = f"wrong answer in {_title(item)}\n{call.excinfo.value}"
+            report.longrepr = (
+                f"wrong answer in {_title(item)}\n{call.excinfo.value}{_request_shown(item)}"
+            )
         return report
 
     def pytest_report_teststatus(

@@ -6,6 +6,7 @@ params schema), so a typo is a data error naming file and line, never charged to
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -360,6 +361,12 @@ class TableFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
+def request_line(method: str, params: dict[str, Any]) -> str:
+    """A request as one JSON line, as the engine receives it but for the id: replayable."""
+    request = {"jsonrpc": "2.0", "method": method, "params": params}
+    return json.dumps(request, ensure_ascii=False, separators=(",", ":"))
+
+
 class CaseFailed(AssertionError):
     """The engine answered, but not what the rules require."""
 
@@ -428,14 +435,17 @@ class CaseItem(pytest.Item):
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str | Any:
         error = excinfo.value
+        # The exact line sent (as the JSON report's ``request``): paste it into the engine.
+        request = f"\n  request: {request_line(self.case.method, self.case.request)}"
         if isinstance(error, CaseFailed):
             return (
                 self.describe("wrong answer in")
                 + "\n  mismatches:\n"
                 + "\n".join(f"    - {m}" for m in error.mismatches)
+                + request
             )
         if isinstance(error, EngineError):
-            return self.describe("engine error in") + f"\n  engine error: {error}"
+            return self.describe("engine error in") + f"\n  engine error: {error}" + request
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -7,6 +7,9 @@ instead of the scenario, so one row's rule never spreads to its siblings.
 
 from __future__ import annotations
 
+import difflib
+import re
+import warnings
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
@@ -16,6 +19,7 @@ import pytest
 
 from specdata import FEATURES_DIR, RULE_ID, variant_ids
 
+from .catalogue import load_catalogue
 from .tables import CaseItem
 
 MARKERS = (
@@ -30,6 +34,12 @@ RULE_PROPERTY = "rule"
 USES_PROPERTY = "uses"
 """User property of a suite item's reports: the rule IDs its expected answer also relies on."""
 USES_PREFIX = "uses:"
+MARK_ID = re.compile(r"""\b(rule|uses)\s*\(\s*id\s*=\s*(['"])(.*?)\2\s*\)""")
+"""A ``rule(id='...')`` or ``uses(id="...")`` term of a ``-m`` expression."""
+
+
+class UnknownRuleWarning(pytest.PytestWarning):
+    """``-m`` names a rule ID that no rule has: it selects nothing, most likely a typo."""
 
 
 @cache
@@ -97,6 +107,41 @@ def uses_of(item: pytest.Item, rule: str | None) -> tuple[str, ...]:
     return tuple(sorted(found - {rule}))
 
 
+def unknown_rule_ids(markexpr: str, known: Iterable[str]) -> list[str]:
+    """One line per ``rule(id=...)`` / ``uses(id=...)`` of a ``-m`` expression that names no
+    known rule, with the close matches (a lowercase ID names its upper-case rule)."""
+    catalogue = sorted(set(known))
+    by_upper = {rule.upper(): rule for rule in catalogue}
+    out = []
+    for mark, _, name in MARK_ID.findall(markexpr):
+        if name in by_upper.values():
+            continue
+        close = difflib.get_close_matches(name.upper(), catalogue, n=3, cutoff=0.6)
+        if name.upper() in by_upper:  # the exact rule, in the wrong case: that one first
+            close = [by_upper[name.upper()], *(c for c in close if c != by_upper[name.upper()])]
+        hint = f"; did you mean {' or '.join(close)}?" if close else ""
+        out.append(
+            f"-m {mark}(id={name!r}): no rule has the ID {name!r}, so it selects nothing{hint} "
+            "(rule IDs are the '## RULE-ID: title' headings of spec/rules/*.md)"
+        )
+    return out
+
+
+def warn_unknown_rule_ids(config: pytest.Config, items: Iterable[pytest.Item]) -> list[str]:
+    """Warn for each rule ID in ``-m`` that neither the catalogue nor any collected item has."""
+    markexpr = str(config.getoption("markexpr", "") or "")
+    if not MARK_ID.search(markexpr):
+        return []
+    known = set(load_catalogue())
+    for item in items:
+        known.update(m.kwargs["id"] for m in item.iter_markers() if "id" in m.kwargs)
+    found = unknown_rule_ids(markexpr, known)
+    for line in found:
+        # Placed at "-m" (not at this line of the plugin): the fault is in the command line.
+        warnings.warn_explicit(UnknownRuleWarning(line), UnknownRuleWarning, "-m", 0)
+    return found
+
+
 @pytest.hookimpl(tryfirst=True)
 def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give each suite item its rule and uses (marks and properties); drop the variants
@@ -121,6 +166,8 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
+    if any(map(is_suite_item, items)):
+        warn_unknown_rule_ids(config, items)
 
 
 def variant_of(item: pytest.Item) -> str | None:

@@ -19,7 +19,7 @@ from pytest_pinochle.tables import CaseError, load_cases
 @pytest.fixture(scope="module")
 def exported(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     out = tmp_path_factory.mktemp("export") / "cases.json"
-    assert export.export_suite(out) == len(load_cases())
+    assert export.export_suite(out, scenarios=False) == len(load_cases())
     document: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
     return document
 
@@ -30,9 +30,12 @@ def test_every_case_is_exported_once(exported: dict[str, Any]) -> None:
     ids = [c["id"] for c in exported["cases"]]
     assert ids == [c.id for c in load_cases()]
     assert len(ids) == len(set(ids)) > 0
-    fields = {"id", "file", "line", "area", "rules", "negative", "variant", "options", "method"}
+    fields = {"id", "kind", "file", "line", "area", "rule", "uses", "rules", "negative", "variant"}
     for case in exported["cases"]:
-        assert fields | {"params", "expect", "why"} == set(case)
+        assert fields | {"options", "method", "params", "expect", "checks", "why"} == set(case)
+        assert case["kind"] == "table" and case["checks"] == []
+        assert case["rules"] == [case["rule"], *case["uses"]]
+    assert export.validate(exported) == []
 
 
 def test_every_exported_request_follows_the_protocol(exported: dict[str, Any]) -> None:
@@ -83,6 +86,31 @@ def test_filters() -> None:
     cases = export.export_cases(variants=["double-deck"], methods=["auction"])
     assert cases
     assert {(c.variant, c.method) for c in cases} == {("double-deck", "auction")}
+
+
+@pytest.mark.parametrize(
+    ("selection", "named"),
+    [
+        ({"variants": ["triple"]}, r"unknown variant triple: known variants are double-deck, "),
+        ({"methods": ["foo"]}, r"unknown method foo: known methods are deal, meld, "),
+    ],
+)
+def test_an_unknown_variant_or_method_is_an_error_naming_the_known_ones(
+    tmp_path: Path, selection: dict[str, list[str]], named: str
+) -> None:
+    """Before: "0 cases" written and exit 0."""
+    with pytest.raises(export.ExportError, match=named):
+        export.export_suite(tmp_path / "out.json", **selection)  # type: ignore[arg-type]
+    with pytest.raises(export.ExportError, match=named):
+        export.export_cases(**selection)
+    assert not (tmp_path / "out.json").exists()
+
+
+def test_an_unknown_variant_is_refused_by_the_command(tmp_path: Path) -> None:
+    from pinochle_cli import main
+
+    assert main(["suite", "export", str(tmp_path / "x.json"), "--variant", "triple"]) == 2
+    assert not (tmp_path / "x.json").exists()
 
 
 def test_a_broken_table_is_reported_with_its_file(tmp_path: Path) -> None:

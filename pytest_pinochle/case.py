@@ -1,0 +1,134 @@
+"""``pinochle case CASE-ID [--engine CMD]``: one table case or one scenario question, run alone,
+with the request line, the engine's reply, the expected answer and the comparison printed.
+
+A case is found by its table case ID or its scenario's node ID (as failures and reports name
+them); it is judged exactly as the export and the suite judge it (``export.check_record``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import difflib
+import io
+import json
+import sys
+from typing import Any, TextIO
+
+from pinochle_adapters.client import (
+    EngineError,
+    Unsupported,
+    load_server,
+    open_engine,
+    open_in_process,
+)
+from specdata import FEATURES_DIR
+
+from . import export
+from .scenario_capture import CaptureError, capture_scenarios
+from .session import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine
+from .tables import load_cases, request_line
+
+PASSED, FAILED, USAGE = 0, 1, 2
+"""Exit statuses: the answer conforms (or the case does not apply); a wrong answer or an engine
+error; no such case, or an engine that cannot start."""
+
+
+def find_records(case_id: str) -> list[dict[str, Any]]:
+    """The export records of ``case_id``: a table case's one record, or a scenario's questions
+    (by node ID, or one question by its ``#n`` ID). Raises KeyError naming close IDs."""
+    cases = {c.id: c for c in load_cases()}
+    if case_id in cases:
+        return [export.case_record(cases[case_id])]
+    scenarios: list[dict[str, Any]] = []
+    if "::" in case_id:
+        # Only that scenario runs (to learn its questions); all of them only to suggest IDs.
+        node = FEATURES_DIR.parent / case_id.split("#", 1)[0]
+        with contextlib.suppress(CaptureError):
+            scenarios = capture_scenarios(tests=[str(node)]).records
+        found = [r for r in scenarios if case_id in (r["id"], r["node"])]
+        if found:
+            return found
+        scenarios = export.scenario_records()
+    known = [*cases, *(r["id"] for r in scenarios)]
+    close = difflib.get_close_matches(case_id, known, n=3, cutoff=0.6)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    kind = "scenario node ID" if "::" in case_id else "case ID"
+    raise KeyError(f"no {kind} {case_id!r}{hint}")
+
+
+def _open(engine: str | None) -> ModelledEngine:
+    if engine is None:
+        return ModelledEngine(open_in_process(load_server(REFERENCE_SERVER)))
+    return ModelledEngine(open_engine(engine))
+
+
+def _show(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> int:
+    """Ask ``engine`` one record's question; print request, reply, expected answer and verdict."""
+    method, params = record["method"], record["params"]
+    where = f"{record['file']}:{record['line']}"
+    out.write(f"case {record['id']} ({where}); tests {record['rule']}")
+    out.write(f", using {', '.join(record['uses'])}\n" if record["uses"] else "\n")
+    out.write(f"request: {request_line(method, params)}\n")
+    reason = engine.skip_reason(method, record["variant"], record["options"])
+    if reason:
+        out.write(f"skipped: {reason}\n")
+        return PASSED
+    traffic = io.StringIO()
+    engine.engine.log_traffic(traffic)
+    try:
+        answer = engine.call(method, params)
+    except Unsupported as e:
+        out.write(f"skipped: the engine answered unsupported: {e.message}\n")
+        return PASSED
+    except EngineError as e:
+        out.write(f"engine error: {e}\n")
+        return FAILED
+    finally:
+        engine.engine.log_traffic(None)
+    replies = [line[2:] for line in traffic.getvalue().splitlines() if line.startswith("< ")]
+    out.write(f"reply: {replies[-1] if replies else _show({'result': answer})}\n")
+    out.write(f"expected: {_show(record['expect'])}\n")
+    for check in record["checks"]:
+        out.write(f"  and {check['at']} ({check['kind']}): {_show(check['value'])}\n")
+    mismatches = export.check_record(record, answer)
+    if not mismatches:
+        out.write("comparison: passed\n")
+        return PASSED
+    out.write("comparison: failed\n")
+    out.writelines(f"  - {m}\n" for m in mismatches)
+    if record["why"]:
+        out.write(f"why: {record['why']}\n")
+    return FAILED
+
+
+def run_case(case_id: str, engine: str | None, out: TextIO | None = None) -> int:
+    """Run one table case or scenario (by case ID or node ID) against ``engine`` (a shell command;
+    None: the reference engine) and print what was asked, answered and expected. The exit
+    status: 0 passed (or skipped), 1 failed or errored, 2 unknown case or engine not starting."""
+    stream = sys.stdout if out is None else out
+    try:
+        records = find_records(case_id)
+    except KeyError as e:
+        stream.write(f"pinochle case: {e.args[0]}\n")
+        return USAGE
+    try:
+        opened = _open(engine)
+    except EngineError as e:
+        stream.write(f"pinochle case: the engine cannot start: {e}\n")
+        return USAGE
+    try:
+        if opened.info is None:
+            stream.write(f"pinochle case: the engine cannot start ({engine or REFERENCE_SHOWN})\n")
+            return USAGE
+        status = PASSED
+        for number, record in enumerate(records):
+            if number:
+                stream.write("\n")
+            status = max(status, run_record(record, opened, stream))
+        return status
+    finally:
+        opened.close()
