@@ -119,6 +119,7 @@ def _request_shown(item: pytest.Item) -> str:
 
 def _details(item: pytest.Item) -> dict[str, Any]:
     """What a report says of a case besides its verdict: where it runs and what it asked."""
+    variant, options = variant_of(item), options_of(item)
     if isinstance(item, CaseItem):
         method: str | None = item.case.method
         params: dict[str, Any] | None = item.case.request
@@ -126,9 +127,13 @@ def _details(item: pytest.Item) -> dict[str, Any]:
         situation = item.stash.get(SITUATION_KEY, None)
         method = getattr(situation, "method", None)
         params = getattr(situation, "params", None)
+        if situation is not None and situation.variant is not None:
+            # What the scenario's steps actually set: an Outline's option marks are shared by
+            # all its rows, so the marks alone cannot say which row set which value.
+            variant, options = situation.variant, dict(situation.options)
     return {
-        "variant": variant_of(item),
-        "options": options_of(item),
+        "variant": variant,
+        "options": options,
         "method": method,
         "request": _request_line(method, params),
     }

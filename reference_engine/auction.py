@@ -90,10 +90,11 @@ def step_ok(bid: int, high: int | None, rules: Rules) -> bool:
 
     A multiple of ``unit``; where the variant sets ``unit_above`` (double-deck: above 60), only
     multiples of that unit; where it sets ``max_raise`` (online 50), a raise over the current
-    high bid of at most that much (an opening bid is not a raise).
+    high bid of at most that much (an opening bid is not a raise); where it sets ``maximum``
+    (double-deck ``max_bid=target``), no bid above it.
     """
     a = rules.auction
-    if bid % a.unit:
+    if bid % a.unit or (a.maximum is not None and bid > a.maximum):
         return False
     if a.unit_above is not None:
         threshold, unit = a.unit_above
@@ -139,6 +140,8 @@ def _step_reason(high: int | None, rules: Rules) -> str:
         parts = [f"above {a.unit_above[0]} bids go up in {a.unit_above[1]}s"]
     if a.max_raise is not None and high is not None:
         parts.append(f"a raise over {high} is at most {a.max_raise}")
+    if a.maximum is not None:
+        parts.append(f"no bid may exceed {a.maximum}")
     return "; ".join(parts)
 
 
@@ -154,7 +157,8 @@ def _on_steps_from(bid: int, rules: Rules) -> int:
 
 def min_bid(state: AuctionState, rules: Rules) -> int | None:
     """The smallest bid the next seat may make (the forced amount when forced); ``None`` when
-    the auction is complete or no bid is open (a raise limit below the unit)."""
+    the auction is complete or no bid is open (a raise limit below the unit, or the high bid
+    already at the ``maximum``)."""
     if state.complete:
         return None
     forced = forced_bid(state, rules)
@@ -164,6 +168,8 @@ def min_bid(state: AuctionState, rules: Rules) -> int | None:
     high = state.high_bid
     bid = _on_steps_from(a.minimum if high is None else max(high + 1, a.minimum), rules)
     if a.max_raise is not None and high is not None and bid - high > a.max_raise:
+        return None
+    if a.maximum is not None and bid > a.maximum:
         return None
     return bid
 
@@ -189,6 +195,8 @@ def legal_bid_ranges(state: AuctionState, rules: Rules) -> list[range]:
     top = rules.bid_ceiling
     if a.max_raise is not None and state.high_bid is not None:
         top = min(top, state.high_bid + a.max_raise)
+    if a.maximum is not None:
+        top = min(top, a.maximum)
     if a.unit_above is None:
         return [range(low, top + 1, a.unit)]
     threshold, unit_above = a.unit_above

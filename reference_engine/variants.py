@@ -37,6 +37,7 @@ class Auction:
     unit: int  # AUCTION-STEP: every bid is a multiple of this
     unit_above: tuple[int, int] | None  # AUCTION-STEP: (threshold, unit) above the threshold
     max_raise: int | None  # AUCTION-STEP: the largest raise over the high bid (online 50)
+    maximum: int | None  # AUCTION-STEP: the highest legal bid (double-deck max_bid=target)
     dealer_opens: int | None  # AUCTION-DEALER-OPENS: the dealer's first call must be this bid
     all_pass: AllPass  # AUCTION-DEALER-FORCED: after three passes the fourth must bid
     end: AuctionEnd  # AUCTION-END: three passes end it, or the high bidder's own pass
@@ -204,6 +205,8 @@ def _build(variant: str, chosen: dict[str, str], raw: dict[str, Any]) -> Rules:
             unit=a["unit"],
             unit_above=(above["threshold"], above["unit"]) if above else None,
             max_raise=a["max_raise"],
+            # "target": the cap follows the game's target, whichever target option is chosen.
+            maximum=raw["game"]["target"] if a["maximum"] == "target" else a["maximum"],
             dealer_opens=a["dealer_opens"],
             all_pass=a["all_pass"],
             end=a["end"],

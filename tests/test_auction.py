@@ -17,6 +17,9 @@ DD = load_rules("double-deck")
 SD = load_rules("single-deck")
 ONLINE = load_rules("online")
 SD_FOUR = load_rules("single-deck", {"auction_end": "four-passes"})
+SD_LEFT = load_rules("single-deck", {"first_bidder": "left-of-dealer"})
+SD_ANY = load_rules("single-deck", {"bid_step": "any"})
+DD_CAP = load_rules("double-deck", {"max_bid": "target"})
 
 
 def calls(*items: tuple[int, int | None]) -> list[dict[str, Any]]:
@@ -221,6 +224,54 @@ def test_legal_calls_are_every_bid_up_to_the_ceiling() -> None:
     assert auction.legal_calls(auction.start(SD, 0), SD) == [150]
 
 
+# --- house-rule options (ERRATA-AUCTION-HOUSE-RULES) -----------------------------------------
+
+
+def test_sd_left_of_dealer_opens_freely_and_dealer_is_forced_last() -> None:
+    """first_bidder=left-of-dealer: seat left of the dealer calls first and may pass; three
+    passes force the dealer to 150 (AUCTION-DEALER-FORCED), never AUCTION-DEALER-OPENS."""
+    answer = summary(SD_LEFT, 2, [])
+    assert answer["next_seat"] == 3 and answer["min_bid"] == 150 and answer["can_pass"] is True
+    assert violation(SD_LEFT, 2, (2, 150)) == "AUCTION-TURN"
+    assert violation(SD_LEFT, 2, (3, 140)) == "AUCTION-OPENING-MIN"
+    assert run(SD_LEFT, 2, (3, 200)).next_seat == 0
+    assert violation(SD_LEFT, 2, (3, None), (0, None), (1, None), (2, None)) == (
+        "AUCTION-DEALER-FORCED"
+    )
+    assert violation(SD_LEFT, 2, (3, None), (0, None), (1, None), (2, 160)) == (
+        "AUCTION-DEALER-FORCED"
+    )
+    state = run(SD_LEFT, 2, (3, None), (0, None), (1, None), (2, 150))
+    assert state.complete and state.winner == 2 and state.contract == 150
+    state = run(SD_LEFT, 2, (3, 150), (0, None), (1, None), (2, None))
+    assert state.complete and state.winner == 3 and state.contract == 150
+
+
+def test_sd_bid_step_any_takes_every_higher_whole_number() -> None:
+    assert run(SD_ANY, 0, (0, 150), (1, 151)).high_bid == 151
+    assert auction.legal_calls(run(SD_ANY, 0, (0, 150)), SD_ANY)[:4] == [None, 151, 152, 153]
+    assert violation(SD_ANY, 0, (0, 150), (1, 150)) == "AUCTION-HIGHER"
+    assert violation(SD_ANY, 0, (0, 151)) == "AUCTION-DEALER-OPENS"
+    assert violation(SD, 0, (0, 150), (1, 151)) == "AUCTION-STEP"
+
+
+def test_dd_max_bid_target_caps_bids_at_the_target() -> None:
+    """max_bid=target: no bid over the target (AUCTION-STEP); at the cap only passes remain."""
+    assert DD_CAP.auction.maximum == 500 and DD.auction.maximum is None
+    assert load_rules("double-deck", {"max_bid": "target", "target": 350}).auction.maximum == 350
+    assert violation(DD_CAP, 0, (1, 450), (2, 505)) == "AUCTION-STEP"
+    assert run(DD, 0, (1, 450), (2, 505)).high_bid == 505
+    assert auction.legal_calls(run(DD_CAP, 0, (1, 490)), DD_CAP) == [None, 495, 500]
+    at_cap = run(DD_CAP, 0, (1, 500))
+    assert auction.legal_calls(at_cap, DD_CAP) == [None]
+    assert auction.min_bid(at_cap, DD_CAP) is None
+    assert summary(DD_CAP, 0, calls((1, 500)))["min_bid"] is None
+    assert run(DD_CAP, 0, (1, 500), (2, None), (3, None), (0, None)).contract == 500
+
+
+HOUSE = [SD_LEFT, SD_ANY, DD_CAP]
+
+
 @pytest.mark.parametrize("rules", [DD, SD, ONLINE, SD_FOUR])
 def test_bid_ceiling_is_beyond_any_makeable_contract(rules: Rules) -> None:
     """The ceiling is all card points plus twice the deck's meld: more than any side scores."""
@@ -231,7 +282,7 @@ def test_bid_ceiling_is_beyond_any_makeable_contract(rules: Rules) -> None:
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.sampled_from([DD, SD, ONLINE, SD_FOUR]), st.integers(0, 3), st.data())
+@given(st.sampled_from([DD, SD, ONLINE, SD_FOUR, *HOUSE]), st.integers(0, 3), st.data())
 def test_legal_calls_are_exactly_the_accepted_calls(
     rules: Rules, dealer: int, data: st.DataObject
 ) -> None:
@@ -258,7 +309,7 @@ def test_legal_calls_are_exactly_the_accepted_calls(
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.sampled_from([DD, SD, ONLINE, SD_FOUR]), st.integers(0, 3), st.data())
+@given(st.sampled_from([DD, SD, ONLINE, SD_FOUR, *HOUSE]), st.integers(0, 3), st.data())
 def test_random_auctions_end_with_the_high_bid(
     rules: Rules, dealer: int, data: st.DataObject
 ) -> None:

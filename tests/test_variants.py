@@ -35,6 +35,18 @@ def test_option_patches_rules_and_rules_are_cached_values() -> None:
     assert load_rules("double-deck") is load_rules("double-deck", {})
 
 
+def test_auction_house_rule_options_patch_the_auction() -> None:
+    """ERRATA-AUCTION-HOUSE-RULES: who opens, the unit of bids, a ceiling at the target."""
+    left = load_rules("single-deck", {"first_bidder": "left-of-dealer"}).auction
+    assert (left.first_bidder, left.dealer_opens, left.minimum) == ("left-of-dealer", None, 150)
+    assert load_rules("single-deck").auction.dealer_opens == 150
+    assert load_rules("single-deck", {"bid_step": "any"}).auction.unit == 1
+    assert load_rules("double-deck", {"max_bid": "target"}).auction.maximum == 500
+    capped = load_rules("double-deck", {"max_bid": "target", "target": "1000"})
+    assert capped.auction.maximum == 1000
+    assert all(load_rules(v).auction.maximum is None for v in variant_ids())
+
+
 def test_unknown_variant_lists_choices() -> None:
     with pytest.raises(VariantError, match="double-deck, online, single-deck"):
         load_rules("triple-deck")
