@@ -851,7 +851,13 @@ class Engine:
         if declared is None:
             return f"engine does not implement {variant}"
         defaults = protocol_defaults(variant)
-        wanted = {name: defaults[name] for name in declared if name in defaults}
+        # A house rule needs the default's cases skipped only where it can change the answer.
+        affects = option_methods(variant)
+        wanted = {
+            name: defaults[name]
+            for name in declared
+            if name in defaults and method in affects.get(name, (method,))
+        }
         wanted.update({k: protocol.option_text(v) for k, v in options.items()})
         for name, value in wanted.items():
             values = declared.get(name)
@@ -898,6 +904,21 @@ def protocol_defaults(variant: str) -> dict[str, str]:
         name: protocol.option_text(spec.get("default"))
         for name, spec in (data.get("options") or {}).items()
         if spec.get("default") is not None
+    }
+
+
+@functools.cache
+def option_methods(variant: str) -> dict[str, tuple[str, ...]]:
+    """Option name -> the methods whose answers it can change, for options that say (the
+    variant file's ``methods``); an option that does not say can change any."""
+    path = specdata.VARIANTS_DIR / f"{variant}.yaml"
+    if not path.exists():
+        return {}
+    data = specdata.load_yaml(path)
+    return {
+        name: tuple(spec["methods"])
+        for name, spec in (data.get("options") or {}).items()
+        if spec.get("methods")
     }
 
 

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -32,6 +32,7 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
+from pinochle_adapters.sdk import Server
 
 BROKEN = Path(__file__).parent / "broken_engines"
 PYTHON = shlex.quote(sys.executable)
@@ -552,3 +553,34 @@ def test_restarts_after_in_process_timeouts_leave_one_watchdog() -> None:
         assert engine.call("card_points", card_points) == {"points": 1}  # restarted each time
         time.sleep(3 * client.WATCH_INTERVAL)
         assert len(_watchdogs() - before) == 1
+
+
+def test_a_house_rule_skips_only_the_methods_its_option_can_change() -> None:
+    """An engine that opens left of the dealer (single-deck first_bidder) still runs meld cases;
+    only the auction-driven methods that need the default opener are skipped."""
+
+    class LeftOpener:
+        name, version = "left-opener", "1"
+        variants: ClassVar[dict[str, dict[str, list[str]]]] = {
+            "single-deck": {"first_bidder": ["left-of-dealer"]}
+        }
+
+        def card_points(self, params: dict[str, Any]) -> dict[str, Any]:
+            return {"points": 0}
+
+        def meld(self, params: dict[str, Any]) -> dict[str, Any]:
+            return {"total": 0, "melds": []}
+
+        def auction(self, params: dict[str, Any]) -> dict[str, Any]:
+            raise AssertionError("not asked")
+
+    with open_in_process(Server(LeftOpener()), timeout=TIMEOUT) as engine:
+        sd = {"variant": "single-deck", "options": {}, "cards": [], "last_trick": False}
+        engine.call("card_points", sd)  # starts the engine
+        assert engine.skip_reason("meld", "single-deck", {}) is None
+        assert engine.skip_reason("auction", "single-deck", {}) == (
+            "engine plays first_bidder=left-of-dealer (the case needs first_bidder=dealer)"
+        )
+        assert (
+            engine.skip_reason("auction", "single-deck", {"first_bidder": "left-of-dealer"}) is None
+        )
