@@ -135,8 +135,15 @@ def _inline_refs(node: Any, base: str) -> Any:
 
 
 @cache
+def inlined_schema(name: str) -> dict[str, Any]:
+    """Protocol schema ``name`` with every ``$ref`` inlined: one self-contained document."""
+    inlined: dict[str, Any] = _inline_refs(schema(name), name)
+    return inlined
+
+
+@cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(_inline_refs(schema(name), name))
+    return jsonschema.Draft202012Validator(inlined_schema(name))
 
 
 @cache

@@ -253,27 +253,16 @@ def _check_expect(case: Case, node: yaml.Node | None, rel: str, line: int) -> No
         raise CaseError(f"{rel}:{at}: expect of {case.id}: {_dotted(trail)}: {message}")
 
 
-def _optional(node: Any, base: str) -> Any:
-    """A copy of a protocol schema with its ``$ref`` inlined, every field optional and ``oneOf``
-    read as ``anyOf`` (without ``required`` two branches can both match a partial answer)."""
+def _optional(node: Any) -> Any:
+    """A copy of an inlined protocol schema with every field optional and ``oneOf`` read as
+    ``anyOf`` (without ``required`` two branches can both match a partial answer)."""
     if isinstance(node, list):
-        return [_optional(item, base) for item in node]
+        return [_optional(item) for item in node]
     if not isinstance(node, dict):
         return node
-    ref = node.get("$ref")
-    if isinstance(ref, str):
-        target_file, _, pointer = ref.partition("#")
-        file_name = target_file or base
-        target: Any = load_schema(f"protocol/{file_name}")
-        for part in pointer.strip("/").split("/") if pointer else []:
-            target = target[part]
-        rest = {k: v for k, v in node.items() if k != "$ref"}
-        return {"allOf": [_optional(target, file_name), _optional(rest, base)]}
     skipped = ("$defs", "$id", "$schema", "required")
     return {
-        ("anyOf" if k == "oneOf" else k): _optional(v, base)
-        for k, v in node.items()
-        if k not in skipped
+        ("anyOf" if k == "oneOf" else k): _optional(v) for k, v in node.items() if k not in skipped
     }
 
 
@@ -281,8 +270,7 @@ def _optional(node: Any, base: str) -> Any:
 def _expect_validators(
     method: str,
 ) -> tuple[jsonschema_rs.Draft202012Validator, jsonschema.Draft202012Validator]:
-    name = f"{method}.result.json"
-    schema = _optional(load_schema(f"protocol/{name}"), name)
+    schema = _optional(protocol.inlined_schema(f"{method}.result.json"))
     return jsonschema_rs.Draft202012Validator(schema), jsonschema.Draft202012Validator(schema)
 
 
