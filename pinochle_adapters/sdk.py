@@ -10,8 +10,10 @@ import contextlib
 import json
 import sys
 import traceback
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import IO, Any
+
+import specdata
 
 from . import protocol
 from .protocol import (
@@ -32,6 +34,20 @@ ERROR_LIMIT = 500
 
 VariantsDecl = Mapping[str, Mapping[str, Sequence[str]]] | Sequence[Mapping[str, Any]]
 """Declared variants: ``{id: {option: [values]}}`` or the initialize shape ``[{id, options}]``."""
+
+
+def refused_call_rule(broken: Iterable[str]) -> str:
+    """The one rule ID an auction refusal names when the call breaks several (``broken``), by the
+    spec's order (spec/rules/auction.md, "Which rule a refused call names"), so no adapter
+    rebuilds it: ``refused_call_rule({"AUCTION-STEP", "AUCTION-TURN"})`` is ``AUCTION-TURN``.
+
+    Raises ValueError when ``broken`` names no auction rule.
+    """
+    named = set(broken)
+    for rule in specdata.AUCTION_PRECEDENCE:
+        if rule in named:
+            return rule
+    raise ValueError(f"no auction rule among {sorted(named)}")
 
 
 class InvalidParams(ValueError):

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from specdata import RULE_ID
+from specdata import AUCTION_PRECEDENCE, RULE_ID
 
 from .compare import meld_diff
 
@@ -106,20 +106,6 @@ def _unclaimed(action: str) -> str:
     """The action without its protocol claim (``seat 2: trump h`` -> ``trump h``)."""
     head, sep, rest = action.partition(": ")
     return rest if sep and head.startswith("seat ") else action
-
-
-AUCTION_PRECEDENCE = (
-    "AUCTION-END",
-    "AUCTION-PASS-FINAL",
-    "AUCTION-TURN",
-    "AUCTION-DEALER-FORCED",
-    "AUCTION-DEALER-OPENS",
-    "AUCTION-OPENING-MIN",
-    "AUCTION-HIGHER",
-    "AUCTION-STEP",
-)
-"""The order in which a refused call's rule is chosen (spec/rules/auction.md, "Which rule a
-refused call names"); the two forced rules never apply to the same call."""
 
 
 def _said_rules(said: str, index: int | None, first_call: int | None) -> tuple[str, ...]:

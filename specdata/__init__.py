@@ -40,6 +40,20 @@ RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+")
 """A rule ID: ``AREA-NAME``, upper case with dashes (``PLAY-CRAWL``); ERRATA-* are decisions."""
 
 
+AUCTION_PRECEDENCE = (
+    "AUCTION-END",
+    "AUCTION-PASS-FINAL",
+    "AUCTION-TURN",
+    "AUCTION-DEALER-FORCED",
+    "AUCTION-DEALER-OPENS",
+    "AUCTION-OPENING-MIN",
+    "AUCTION-HIGHER",
+    "AUCTION-STEP",
+)
+"""The rule a refused call names when it breaks several, first first (spec/rules/auction.md,
+"Which rule a refused call names"); the two forced rules never apply to the same call."""
+
+
 class DataFileError(ValueError):
     """A data file is not valid YAML or fails its schema; the message names the file and line."""
 

@@ -373,3 +373,21 @@ def test_capabilities_are_declared_in_initialize() -> None:
     info = Server(Totals(), capabilities={"forced_bid": "implicit"}).info()
     assert protocol.schema_error(info, "initialize.result.json", "result") is None
     assert info["capabilities"] == {"forced_bid": "implicit"}
+
+
+def test_refused_call_rule_follows_the_spec_order() -> None:
+    """The SDK picks the one rule of a call that breaks several, as the auction chapter orders
+    them, so adapters do not rebuild it (and the order cannot drift from the chapter's)."""
+    import re
+
+    from pinochle_adapters.sdk import refused_call_rule
+    from specdata import AUCTION_PRECEDENCE, RULES_DIR
+
+    chapter = (RULES_DIR / "auction.md").read_text(encoding="utf-8")
+    listed = chapter.split("**Which rule a refused call names.**", 1)[1].split("\n\n", 2)[1]
+    named = list(dict.fromkeys(re.findall(r"AUCTION-[A-Z-]+[A-Z]", listed)))
+    assert tuple(named) == AUCTION_PRECEDENCE
+    assert refused_call_rule({"AUCTION-STEP", "AUCTION-TURN"}) == "AUCTION-TURN"
+    assert refused_call_rule(["AUCTION-HIGHER", "AUCTION-STEP"]) == "AUCTION-HIGHER"
+    with pytest.raises(ValueError, match="no auction rule"):
+        refused_call_rule({"PLAY-TURN"})
