@@ -166,9 +166,8 @@ def main() -> int:
         sub_suite = best_of(args.runs, suite(" ".join(SERVER_COMMAND)))
         ratio = sub_suite / inproc_suite
         print(f"  {'in-process (default engine)':<{WIDTH}} {inproc_suite:8.2f} s")
-        print(
-            f"  {'subprocess (--engine python -m pinochle_adapters.reference)':<{WIDTH}} {sub_suite:8.2f} s"
-        )
+        label = "subprocess (--engine python -m pinochle_adapters.reference)"
+        print(f"  {label:<{WIDTH}} {sub_suite:8.2f} s")
         print(f"  {'=> subprocess / in-process':<{WIDTH}} {ratio:8.2f}x    {verdict(ratio, 1.2)}")
     return 0
 

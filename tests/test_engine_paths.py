@@ -1,8 +1,8 @@
 """The in-process and subprocess engine paths give exactly the same outcome for every case.
 
 Both paths exchange the same protocol messages (the in-process one skips the pipe), so the full
-conformance suite run through ``python -m pinochle_adapters.reference`` as a subprocess must report, case
-by case, what the in-process run reports.
+conformance suite run through ``python -m pinochle_adapters.reference`` as a subprocess must
+report, case by case, what the in-process run reports.
 """
 
 from __future__ import annotations
