@@ -179,6 +179,10 @@ def pytest_bdd_apply_tag(tag: str, function: Callable[..., Any]) -> bool | None:
 
 @pytest.hookimpl(tryfirst=True)  # before -m, so marks from Examples blocks are selectable
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    errors = state_of(config).data_errors
+    if errors:
+        # Broken suite data: one line per table, pytest's usage exit status, no case run.
+        raise pytest.UsageError("\n".join(errors))
     tags.select(config, items)
 
 

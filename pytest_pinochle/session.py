@@ -78,6 +78,8 @@ class RunState:
     """``--log-traffic``: where every request and reply line is written (per xdist worker)."""
     case_ids: dict[str, str] = field(default_factory=dict)
     """Case ID -> ``file:line`` of the first case with that ID."""
+    data_errors: list[str] = field(default_factory=list)
+    """One line per table that could not be loaded, naming its file and line."""
     engine_name: dict[str, Any] | None = None
     """The engine's ``initialize`` answer ``engine`` (name, version), once it has started."""
     _engine: ModelledEngine | None = None

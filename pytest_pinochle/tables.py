@@ -330,13 +330,21 @@ class TableFile(pytest.File):
     """A scenario table: each case is its own test item."""
 
     def collect(self) -> list[CaseItem]:
-        cases = load_table(self.path)
-        seen = state_of(self.config).case_ids
+        """The table's cases; a broken table gives none and one data error line instead, which
+        ends the run as a usage error (the suite's data is at fault, never the engine)."""
+        state = state_of(self.config)
+        try:
+            cases = load_table(self.path)
+        except CaseError as err:
+            state.data_errors.append(str(err))
+            return []
+        seen = state.case_ids
         items = []
         for case in cases:
             first = seen.setdefault(case.id, case.where)
             if first != case.where:
-                raise CaseError(f"duplicate case id {case.id!r}: {first} and {case.where}")
+                state.data_errors.append(f"duplicate case id {case.id!r}: {first} and {case.where}")
+                return []
             item: CaseItem = CaseItem.from_parent(self, name=case.id, case=case)
             items.append(item)
         return items

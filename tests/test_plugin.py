@@ -113,8 +113,9 @@ def test_a_broken_table_is_one_error_line(
     )
     monkeypatch.setattr(plugin, "_tables_dir", lambda: tmp_path)
     status, _ = run_in_process([str(table), "--rootdir", str(tmp_path)])
-    out = capsys.readouterr().out
-    assert status == pytest.ExitCode.INTERRUPTED
+    captured = capsys.readouterr()
+    out = captured.out + captured.err
+    assert status == pytest.ExitCode.USAGE_ERROR
     assert "meld-typo.yaml:8: input of typo: unknown field 'trmup'" in out
     assert "Traceback" not in out and "conformance by rule" not in out
 
