@@ -8,6 +8,7 @@ cases that ran pass. An ID the suite does not have is a usage error naming the f
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
@@ -232,7 +233,8 @@ def _entry_for(state: _State, item: pytest.Item) -> Entry | None:
 
 def _first_line(report: pytest.TestReport) -> str:
     """A failure in one line: the first mismatch when the report carries one."""
-    for key, value in report.user_properties:
+    for key, raw in report.user_properties:
+        value = json.loads(raw) if key == "charge" and isinstance(raw, str) else raw
         if key == "charge" and isinstance(value, dict) and value.get("detail"):
             return str(value["detail"])[:REASON_LIMIT]
     lines = [x.strip() for x in str(report.longrepr or "").splitlines() if x.strip()]

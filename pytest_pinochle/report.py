@@ -60,9 +60,20 @@ def property_of(report: pytest.TestReport, key: str) -> Any:
     return None
 
 
+def json_property(report: pytest.TestReport, key: str) -> Any:
+    """A user property written as JSON text (so JUnit XML shows JSON, not a Python repr)."""
+    raw = property_of(report, key)
+    return json.loads(raw) if isinstance(raw, str) else raw
+
+
+def uses_property(value: Any) -> tuple[str, ...]:
+    """The rule IDs of a ``uses`` property (space-separated)."""
+    return tuple(str(value or "").split())
+
+
 def charge_of(report: pytest.TestReport) -> Charge | None:
     """The charge a failed report carries (see ``diagnosis``)."""
-    raw = property_of(report, CHARGE_PROPERTY)
+    raw = json_property(report, CHARGE_PROPERTY)
     if not isinstance(raw, dict):
         return None
     rules = (str(raw["rule"]), *map(str, raw.get("also", [])))
@@ -82,7 +93,7 @@ def _scenario_charge(item: pytest.Item) -> Charge | None:
     rule = property_of_item(item, RULE_PROPERTY)
     if not isinstance(situation, Situation) or situation.method is None or not rule:
         return None
-    uses = tuple(property_of_item(item, USES_PROPERTY) or ())
+    uses = uses_property(property_of_item(item, USES_PROPERTY))
     try:
         return diagnosis.charge_case(
             situation.method, situation.params, situation.expected, situation.answer, rule, uses
@@ -161,7 +172,7 @@ class Reporter:
         """Flag an engine fault as an error; show a scenario's fault without step frames."""
         report = yield
         if is_suite_item(item) and (report.when == "call" or report.skipped):
-            report.user_properties.append((DETAIL_PROPERTY, _details(item)))
+            report.user_properties.append((DETAIL_PROPERTY, json.dumps(_details(item))))
         if call.excinfo is None or not is_suite_item(item):
             return report
         if isinstance(item, CaseItem) and call.excinfo.errisinstance(CaseFailed):
@@ -175,11 +186,11 @@ class Reporter:
                 )
             except Exception:  # an answer of an unforeseen shape: the verdict stands without it
                 charge = Charge((case.rule,), "answer", detail)
-            report.user_properties.append((CHARGE_PROPERTY, charge.as_dict()))
+            report.user_properties.append((CHARGE_PROPERTY, json.dumps(charge.as_dict())))
         elif call.excinfo.errisinstance(RuleMismatch):
             found = _scenario_charge(item)
             if found is not None:
-                report.user_properties.append((CHARGE_PROPERTY, found.as_dict()))
+                report.user_properties.append((CHARGE_PROPERTY, json.dumps(found.as_dict())))
         if call.excinfo.errisinstance(EngineError):
             report.user_properties.append((ENGINE_ERROR, True))
             if not isinstance(item, CaseItem):  # a table case words it in repr_failure
@@ -204,13 +215,13 @@ class Reporter:
         rule = property_of(report, RULE_PROPERTY)
         if not isinstance(rule, str):
             return  # not a suite item
-        uses = tuple(property_of(report, USES_PROPERTY) or ())
+        uses = uses_property(property_of(report, USES_PROPERTY))
         status = outcome_of(report)
         old = self.outcomes.get(report.nodeid)
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
             charge = charge_of(report) if status == "failed" else None
             self.outcomes[report.nodeid] = Outcome(report.nodeid, status, rule, uses, charge)
-        detail = property_of(report, DETAIL_PROPERTY)
+        detail = json_property(report, DETAIL_PROPERTY)
         if isinstance(detail, dict):
             self.details[report.nodeid] = detail
         if status in ("failed", "errored") and report.longrepr is not None:

@@ -32,7 +32,10 @@ MARKERS = (
 RULE_PROPERTY = "rule"
 """User property of a suite item's reports: the rule ID it tests (it crosses xdist workers)."""
 USES_PROPERTY = "uses"
-"""User property of a suite item's reports: the rule IDs its expected answer also relies on."""
+"""User property of a suite item's reports: the rule IDs its expected answer also relies on,
+separated by spaces."""
+VARIANT_PROPERTY = "variant"
+"""User property of a suite item's reports: the variant it runs in (empty when several)."""
 USES_PREFIX = "uses:"
 MARK_ID = re.compile(r"""\b(rule|uses)\s*\(\s*id\s*=\s*(['"])(.*?)\2\s*\)""")
 """A ``rule(id='...')`` or ``uses(id="...")`` term of a ``-m`` expression."""
@@ -156,8 +159,10 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
         if rule is not None:
             if rule not in {m.kwargs.get("id") for m in item.iter_markers("rule")}:
                 item.add_marker(pytest.mark.rule(id=rule))
+            # Plain strings, so a JUnit XML report reads them as they are (no Python reprs).
             item.user_properties.append((RULE_PROPERTY, rule))
-            item.user_properties.append((USES_PROPERTY, uses_of(item, rule)))
+            item.user_properties.append((USES_PROPERTY, " ".join(uses_of(item, rule))))
+            item.user_properties.append((VARIANT_PROPERTY, variant_of(item) or ""))
         variants = {m.kwargs.get("id") for m in item.iter_markers("variant")}
         if chosen and variants and not variants & chosen:
             drop.append(item)
