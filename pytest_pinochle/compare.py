@@ -26,7 +26,8 @@ KINDS: dict[str, str] = {
     "multiset": "the same items the same number of times, in any order",
     "sequence": "the same items in the same order",
     "melds": (
-        "the multiset of (id, count, points[, suit]); an expected entry that gives a suit is "
+        "the multiset of (id, count, points[, suit][, cards as a multiset]); an expected entry "
+        "that gives a suit is "
         "matched first; complete: every reported entry must be expected; an engine reporting "
         "meld as totals only (capability meld: totals) gives no items: the expected items' "
         "points must add up to its total"
@@ -74,8 +75,15 @@ class TotalsOnly(list[Any]):
         return sum(int(m.get("points") or 0) for m in expected)
 
 
-MELD_KEYS = ("id", "count", "points", "suit")
-"""The fields of a meld entry that are compared (``suit`` only where the entry gives it)."""
+MELD_KEYS = ("id", "count", "points", "suit", "cards")
+"""The fields of a meld entry that are compared (``suit`` and ``cards`` only where the entry
+gives them; ``cards`` as a multiset)."""
+
+
+def _meld_field_matches(key: str, want: Any, got: Any) -> bool:
+    if key == "cards":
+        return isinstance(got, list) and sorted(map(str, got)) == sorted(map(str, want))
+    return bool(got == want)
 
 
 @cache
@@ -245,7 +253,7 @@ def meld_diff(expected: Sequence[Mapping[str, Any]], actual: Sequence[Any]) -> M
     for want in sorted(expected, key=lambda e: e.get("suit") is None):
         keys = [k for k in MELD_KEYS if k in want]
         for got in unmatched:
-            if all(got.get(k) == want[k] for k in keys):
+            if all(_meld_field_matches(k, want[k], got.get(k)) for k in keys):
                 unmatched.remove(got)
                 break
         else:

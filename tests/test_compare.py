@@ -194,3 +194,19 @@ def test_exact(
     assert len(got) == len(want), got
     for prefix, found in zip(want, got, strict=True):
         assert found.startswith(prefix), (prefix, got)
+
+
+def test_meld_cards_compare_as_a_multiset_where_the_case_gives_them() -> None:
+    """Issue 13: an expected meld entry that lists its cards is matched on them too."""
+
+    def around(cards: list[str] | None) -> dict[str, Any]:
+        entry: dict[str, Any] = {"id": "aces_around", "count": 1, "points": 100}
+        if cards is not None:
+            entry["cards"] = cards
+        return {"melds": [entry]}
+
+    want = around(["As", "Ah", "Ad", "Ac"])
+    assert compare("meld", want, around(["Ac", "Ad", "Ah", "As"])) == []
+    assert compare("meld", want, around(["As", "As", "Ad", "Ac"]))
+    # No cards expected: none compared.
+    assert compare("meld", around(None), around(["As", "As", "Ad", "Ac"])) == []
