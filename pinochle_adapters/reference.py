@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, ClassVar, TypedDict
+from typing import Any, ClassVar, TypedDict, cast
 
 import reference_engine
 from reference_engine import auction, cards, meld, scoring, tricks, variants
@@ -169,9 +169,25 @@ def _codes(values: Sequence[int]) -> list[str]:
     return [card_code(c) for c in values]
 
 
-@cache  # a meld item's cards are one of a few hundred cached tuples (meld._cards_of)
-def _meld_codes(values: tuple[int, ...]) -> tuple[str, ...]:
-    return tuple(card_code(c) for c in values)
+@cache  # a meld item is one of a few hundred values (id, type, count, points, suit)
+def _meld_fields(item: meld.MeldItem) -> tuple[tuple[str, Any], ...]:
+    fields: list[tuple[str, Any]] = [
+        ("id", item.id),
+        ("type", item.type),
+        ("count", item.count),
+        ("points", item.points),
+        ("cards", tuple(card_code(c) for c in item.cards)),
+    ]
+    if item.suit is not None:
+        fields.append(("suit", SUITS[item.suit]))
+    return tuple(fields)
+
+
+def _meld_entry(item: meld.MeldItem) -> MeldEntry:
+    """A meld item as the protocol writes it: a fresh dict with its own card list."""
+    entry = dict(_meld_fields(item))
+    entry["cards"] = list(entry["cards"])
+    return cast(MeldEntry, entry)
 
 
 def _pair(values: Sequence[int]) -> tuple[int, int]:
@@ -354,22 +370,10 @@ class ReferenceEngine:
         """The itemised meld of one hand (MELD-*)."""
         rules = _rules(params)
         trump = cards.suit_index(params["trump"])
-        hand = cards.parse_cards(params["hand"])
-        cards.check_from_deck(hand, rules.deck_cards, "params.hand")
-        found = meld.meld(cards.to_counts(hand), trump, rules)
-        items: list[MeldEntry] = []
-        for item in found.items:
-            entry: MeldEntry = {
-                "id": item.id,
-                "type": item.type,
-                "count": item.count,
-                "points": item.points,
-                "cards": list(_meld_codes(item.cards)),
-            }
-            if item.suit is not None:
-                entry["suit"] = SUITS[item.suit]
-            items.append(entry)
-        return {"total": found.total, "melds": items}
+        counts = cards.to_counts(cards.parse_cards(params["hand"]))
+        cards.check_counts_from_deck(counts, rules.deck_counts, "params.hand")
+        found = meld.meld(counts, trump, rules)
+        return {"total": found.total, "melds": [_meld_entry(item) for item in found.items]}
 
     def legal_plays(self, params: Params) -> CardsAnswer:
         """The cards a hand may play to a trick (PLAY-*)."""

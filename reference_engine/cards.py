@@ -204,8 +204,13 @@ def check_from_deck(cards: Sequence[Card], deck_cards: Sequence[Card], what: str
 
     ``what`` names the cards in the message (``"hand"``, ``"hand and trick"``).
     """
-    have = to_counts(cards)
-    deck_counts = _deck_counts(tuple(deck_cards))
+    check_counts_from_deck(to_counts(cards), _deck_counts(tuple(deck_cards)), what)
+
+
+def check_counts_from_deck(have: Counts, deck_counts: Counts, what: str) -> None:
+    """``check_from_deck`` for cards already counted, against the deck's counts."""
+    if all(map(int.__le__, have, deck_counts)):
+        return
     for kind in range(NUM_KINDS):
         if have[kind] > deck_counts[kind]:
             code = card_code(kind)
