@@ -71,15 +71,7 @@ def side_by_side(calls: int, batches: int = 7) -> tuple[float, float]:
     """Microseconds per meld round trip through a pipe, with no client: (echo, server).
 
     Both processes run at once and their batches alternate, so a busy machine slows both alike.
-    The client and both children are pinned to one CPU: a ping-pong across two cores otherwise
-    pays the idle core's wake-up on every reply (measured here: 45 us per server round trip with
-    the other core busy, 88 us with it idle, while the echo stays at 15 us either way), which
-    says more about the machine's power states than about the server.
     """
-    pinned = hasattr(os, "sched_setaffinity")
-    if pinned:
-        saved = os.sched_getaffinity(0)
-        os.sched_setaffinity(0, {min(saved)})  # the children inherit it
     procs = [
         subprocess.Popen(command, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
         for command in (ECHO_COMMAND, SERVER_COMMAND)
@@ -104,8 +96,6 @@ def side_by_side(calls: int, batches: int = 7) -> tuple[float, float]:
                     stdout.readline()
                 best[i] = min(best[i], (time.perf_counter() - began) / calls * 1e6)
     finally:
-        if pinned:
-            os.sched_setaffinity(0, saved)
         for proc in procs:
             if proc.stdin is not None:
                 proc.stdin.close()
@@ -136,6 +126,14 @@ def main() -> int:
     parser.add_argument("--skip-suite", action="store_true", help="only the round-trip figures")
     args = parser.parse_args()
     n = args.calls
+    if hasattr(os, "sched_setaffinity"):
+        # Everything here, children included, runs on one CPU: a request/reply ping-pong across
+        # two cores pays the idle core's wake-up on every reply (measured on this machine: 45 us
+        # per server round trip with the other core busy, 88 us with it idle, the echo 15 us
+        # either way), which measures the machine's power states, not the protocol.
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        print(f"(pinned to CPU {cpu}; children inherit it)")
 
     print(f"one meld request ({n} calls per batch, best of 3 batches):")
     echo, served = side_by_side(n)
