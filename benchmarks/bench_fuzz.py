@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import cProfile
+import os
 import pstats
 import random
 import sys
@@ -87,6 +88,13 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="per measurement")
     parser.add_argument("--profile", action="store_true", help="profile the in-process run")
     args = parser.parse_args()
+    if hasattr(os, "sched_setaffinity"):
+        # One CPU for everything (children inherit it), as in bench_protocol.py: the engine under
+        # test answers from a worker thread or a child process, and a hand-off across two cores
+        # pays an idle core's wake-up on every question on this machine.
+        cpu = min(os.sched_getaffinity(0))
+        os.sched_setaffinity(0, {cpu})
+        print(f"(pinned to CPU {cpu}; children inherit it)")
     print("pinochle fuzz: whole hands compared per second")
     line("calibration: reference playouts, double-deck, no engine", playouts(2), "hands/s")
     with open_in_process(load_server(REFERENCE)) as engine:
