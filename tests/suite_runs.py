@@ -76,3 +76,30 @@ def run_suite(
         done.stdout + done.stderr,
         report.get("diagnosis", []),
     )
+
+
+def python_module(
+    module: str, *args: str, cwd: Path = ROOT, timeout: float = RUN_TIMEOUT
+) -> subprocess.CompletedProcess[str]:
+    """``python -m MODULE ARGS`` in ``cwd`` (default: the repository), its output captured."""
+    return subprocess.run(
+        [sys.executable, "-m", module, *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
+    )
+
+
+def run_packaged_suite(
+    command: Sequence[str], cwd: Path
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """The packaged suite run from ``cwd`` by ``command`` (``pinochle_cli test`` or ``pytest
+    --pinochle``), with its JSON report's cases."""
+    report = cwd / "report.json"
+    done = python_module(*command, "-q", "--conformance-report", str(report), cwd=cwd)
+    cases: dict[str, Any] = (
+        json.loads(report.read_text(encoding="utf-8"))["cases"] if report.exists() else {}
+    )
+    return done, cases

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 import pinochle_cli as cli
+from tests.suite_runs import python_module
 
 
 def test_play_logs_a_whole_game_and_writes_a_record(
@@ -139,25 +138,16 @@ def test_report_writes_a_site_and_refuses_a_non_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     report = tmp_path / "r.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "features/",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-k",
-            "meld-online",
-            "--conformance-report",
-            str(report),
-        ],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    done = python_module(
+        "pytest",
+        "features/",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "meld-online",
+        "--conformance-report",
+        str(report),
     )
     assert done.returncode == 0, done.stdout[-2000:]
     assert cli.main(["report", str(report), "-o", str(tmp_path / "site")]) == 0

@@ -4,12 +4,10 @@ directory (their own ``features`` or ``adapters`` package, a conftest, a pytest.
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 from specdata import FEATURES_DIR
+from tests.suite_runs import run_packaged_suite
 
 
 def _user_project(root: Path) -> None:
@@ -25,17 +23,8 @@ def _user_project(root: Path) -> None:
 
 def test_the_packaged_suite_runs_from_a_directory_with_look_alike_packages(tmp_path: Path) -> None:
     _user_project(tmp_path)
-    report = tmp_path / "report.json"
-    done = subprocess.run(
-        [sys.executable, "-m", "pinochle_cli", "test", "-q", "--conformance-report", str(report)],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done, cases = run_packaged_suite(["pinochle_cli", "test"], tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
     assert len(cases) > 1300
     # Test IDs read as in the repository, whatever the directory the suite was run from.
     assert all(node.startswith("features/") for node in cases), sorted(cases)[:3]
@@ -47,26 +36,7 @@ def test_plain_pytest_with_the_plugin_option_runs_the_packaged_suite(tmp_path: P
     """``pytest --pinochle``: no test path, any directory, the same IDs as in the repository."""
     _user_project(tmp_path)
     (tmp_path / "pytest.ini").write_text("[pytest]\n")  # the user's own, harmless config
-    report = tmp_path / "report.json"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "--pinochle",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--conformance-report",
-            str(report),
-        ],
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    done, cases = run_packaged_suite(["pytest", "--pinochle", "-p", "no:cacheprovider"], tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
     assert len(cases) > 1300
     assert all(node.startswith("features/") for node in cases), sorted(cases)[:3]

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.client import EngineTimeout, load_server, open_engine, open_in_process
+from tests.suite_runs import python_module
 
 PYTHON = shlex.quote(sys.executable)
 REFERENCE_COMMAND = f"{PYTHON} -m pinochle_adapters.reference"
@@ -99,25 +100,16 @@ def test_log_traffic_starts_and_stops_logging() -> None:
 def test_log_traffic_option_writes_every_line_of_a_suite_run(tmp_path: Path) -> None:
     """``--log-traffic FILE``: the requests a run sent, replayable line by line."""
     log = tmp_path / "traffic.log"
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "features/",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-k",
-            "dd-meld-run-single or dd-meld-run-double",
-            "--log-traffic",
-            str(log),
-        ],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    done = python_module(
+        "pytest",
+        "features/",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "dd-meld-run-single or dd-meld-run-double",
+        "--log-traffic",
+        str(log),
     )
     assert done.returncode == 0, done.stdout[-2000:]
     lines = log.read_text(encoding="utf-8").splitlines()
