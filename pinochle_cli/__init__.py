@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pinochle_fuzz.cli import main as fuzz_main
+from pinochle_fuzz.cli import option_argument
 from pytest_pinochle import case, catalogue, export
 from pytest_pinochle.site import build_site
 from reference_engine import records
@@ -27,13 +28,6 @@ from specdata import FEATURES_DIR, variant_ids
 
 SUITE_CONFIG = FEATURES_DIR / "suite.ini"
 """The pytest configuration ``pinochle test`` runs the packaged suite with (not the user's)."""
-
-
-def _option(text: str) -> tuple[str, str]:
-    name, sep, value = text.partition("=")
-    if not sep or not name:
-        raise argparse.ArgumentTypeError(f"option {text!r} must be written name=value")
-    return name, value
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -58,7 +52,7 @@ def _parser() -> argparse.ArgumentParser:
         "--option",
         action="append",
         default=[],
-        type=_option,
+        type=option_argument,
         metavar="NAME=VALUE",
         help="a variant option, e.g. run=15 (repeatable)",
     )

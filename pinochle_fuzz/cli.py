@@ -31,7 +31,8 @@ DEFAULT_SECONDS = 30.0
 """How long a campaign runs when neither ``--seconds`` nor ``--hands`` is given."""
 
 
-def _option(text: str) -> tuple[str, str]:
+def option_argument(text: str) -> tuple[str, str]:
+    """A ``--option NAME=VALUE`` argument (the ``pinochle`` commands share it)."""
     name, sep, value = text.partition("=")
     if not sep or not name:
         raise argparse.ArgumentTypeError(f"option {text!r} must be written name=value")
@@ -59,7 +60,7 @@ def parser() -> argparse.ArgumentParser:
         "--option",
         action="append",
         default=[],
-        type=_option,
+        type=option_argument,
         metavar="NAME=VALUE",
         help="fix a variant option (repeatable); others vary over the declared values",
     )

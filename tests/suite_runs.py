@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pinochle_adapters.client import Engine, load_server, open_in_process
+
 ROOT = Path(__file__).resolve().parent.parent
 RUN_TIMEOUT = 300
 
@@ -103,3 +105,8 @@ def run_packaged_suite(
         json.loads(report.read_text(encoding="utf-8"))["cases"] if report.exists() else {}
     )
     return done, cases
+
+
+def reference_in_process() -> Engine:
+    """The reference server in this process, opened as the suite opens it by default."""
+    return open_in_process(load_server("pinochle_adapters.reference:server"), trusted=True)

@@ -184,31 +184,23 @@ def test_a_winner_function_for_complete_tricks_only_skips_the_shorter_tricks(
 def test_junit_properties_are_plain_text(tmp_path: Path) -> None:
     """A JUnit XML report shows the tested rule, its uses and the variant as text: never a
     Python tuple or dict repr."""
-    import subprocess
     import sys
     import xml.etree.ElementTree as ET
 
+    from tests.suite_runs import python_module
+
     junit = tmp_path / "j.xml"
-    subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "features/",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-k",
-            "dd-meld-88-example-hearts",
-            "--engine",
-            f"{sys.executable} -m tests.mutants run-plus-royal",
-            f"--junitxml={junit}",
-        ],
-        cwd=Path(__file__).resolve().parent.parent,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
+    python_module(
+        "pytest",
+        "features/",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-k",
+        "dd-meld-88-example-hearts",
+        "--engine",
+        f"{sys.executable} -m tests.mutants run-plus-royal",
+        f"--junitxml={junit}",
     )
     props = {p.get("name"): p.get("value") for p in ET.parse(junit).iter("property")}
     assert props["rule"] == "MELD-TYPES" and props["variant"] == "double-deck"

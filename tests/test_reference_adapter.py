@@ -6,15 +6,11 @@ from typing import Any
 
 import pytest
 
-from pinochle_adapters.client import Engine, EngineError, load_server, open_in_process
+from pinochle_adapters.client import EngineError
+from tests.suite_runs import reference_in_process
 
 DD: dict[str, Any] = {"variant": "double-deck", "options": {}}
 SD: dict[str, Any] = {"variant": "single-deck", "options": {}}
-
-
-def reference_engine_in_process() -> Engine:
-    """The reference server in this process, as the suite opens it by default."""
-    return open_in_process(load_server("pinochle_adapters.reference:server"), trusted=True)
 
 
 @pytest.mark.parametrize(
@@ -34,13 +30,13 @@ def reference_engine_in_process() -> Engine:
 def test_cards_outside_the_deck_are_refused(
     method: str, params: dict[str, Any], message: str
 ) -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     with pytest.raises(EngineError, match=message):
         engine.call(method, params)
 
 
 def test_cards_from_the_deck_are_answered() -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     answer = engine.call("meld", {**DD, "trump": "h", "hand": ["Ah"] * 4})
     assert answer == {"total": 0, "melds": []}
 
@@ -61,14 +57,14 @@ def test_cards_from_the_deck_are_answered() -> None:
 )
 def test_malformed_calls_are_refused_at_the_entry(calls: list[Any]) -> None:
     """The server checks shapes against the params schema; the rules never see them."""
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     with pytest.raises(EngineError, match="calls"):
         engine.call("auction", {**DD, "dealer": 0, "calls": calls})
 
 
 @pytest.mark.parametrize("action", [7, "dance", "bid -5", "give"])
 def test_malformed_actions_are_refused_at_the_entry(action: object) -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     hands = [["As"] * 20] * 4
     with pytest.raises(EngineError, match="actions"):
         engine.call(
@@ -77,7 +73,7 @@ def test_malformed_actions_are_refused_at_the_entry(action: object) -> None:
 
 
 def test_rounds_need_the_hand_number() -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     online = {"variant": "online", "options": {"rounds": "3"}}
     hands = [["As"] * 12] * 4
     with pytest.raises(EngineError, match=r"hand .* is required with the rounds option"):
@@ -105,7 +101,7 @@ SD_SEATS = [0, 1, 2, 3, 0, 1, 3, 1]
 
 
 def test_actions_claimed_by_the_right_seats_answer_as_unclaimed() -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     params = {**SD, "dealer": 0, "scores": [0, 0], "hands": SD_DEAL}
     plain = engine.call("play_hand", {**params, "actions": SD_CALLS})
     claimed = [f"seat {s}: {a}" for s, a in zip(SD_SEATS, SD_CALLS, strict=True)]
@@ -118,7 +114,7 @@ def test_actions_claimed_by_the_right_seats_answer_as_unclaimed() -> None:
 
 @pytest.mark.parametrize("action", ["seat 4: pass", "seat 1:pass", "seat 1: seat 1: pass"])
 def test_malformed_seat_claims_are_refused_at_the_entry(action: str) -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     with pytest.raises(EngineError, match="actions"):
         engine.call(
             "play_hand",
@@ -127,7 +123,7 @@ def test_malformed_seat_claims_are_refused_at_the_entry(action: str) -> None:
 
 
 def test_the_auction_answer_names_the_refused_call() -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     calls = [{"seat": 1, "bid": 50}, {"seat": 2, "bid": 51}, {"seat": 0, "bid": 52}]
     answer = engine.call("auction", {**DD, "dealer": 0, "calls": calls})
     assert answer["violation"]["index"] == 2 and answer["violation"]["rule"] == "AUCTION-TURN"
@@ -135,7 +131,7 @@ def test_the_auction_answer_names_the_refused_call() -> None:
 
 
 def test_play_game_needs_one_list_of_actions_per_deal() -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     with pytest.raises(EngineError, match="one of each per hand"):
         engine.call("play_game", {**SD, "dealer": 0, "hands": [SD_DEAL, SD_DEAL], "actions": [[]]})
     with pytest.raises(EngineError, match="hand 0 is not over"):
@@ -145,7 +141,7 @@ def test_play_game_needs_one_list_of_actions_per_deal() -> None:
 
 
 def test_play_game_answers_each_hand_with_its_dealer() -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     answer = engine.call("play_game", {**SD, "dealer": 0, "hands": [SD_DEAL], "actions": [[]]})
     assert answer["legal"] is True and answer["next_dealer"] is None
     assert answer["hands"][0]["dealer"] == 0 and answer["hands"][0]["complete"] is False
@@ -163,6 +159,6 @@ def test_play_game_answers_each_hand_with_its_dealer() -> None:
 def test_play_tricks_refuses_hands_no_hand_can_end_with(
     hands: list[list[str]], message: str
 ) -> None:
-    engine = reference_engine_in_process()
+    engine = reference_in_process()
     with pytest.raises(EngineError, match=message):
         engine.call("play_tricks", {**SD, "trump": "s", "leader": 0, "hands": hands, "plays": []})

@@ -3,15 +3,12 @@ close ones, instead of a silent "all deselected"."""
 
 from __future__ import annotations
 
-import subprocess
-import sys
-
 import pytest
 
 from pytest_pinochle.catalogue import load_catalogue
 from pytest_pinochle.tags import unknown_rule_ids
 
-from .suite_runs import ROOT
+from .suite_runs import python_module
 
 
 def test_a_mistyped_id_names_the_close_ones() -> None:
@@ -47,24 +44,7 @@ def test_each_unknown_id_is_named_once_per_term() -> None:
     ],
 )
 def test_the_suite_run_warns(expression: str, warned: bool) -> None:
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "features/",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "-m",
-            expression,
-        ],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = python_module("pytest", "features/", "-q", "-p", "no:cacheprovider", "-m", expression)
     # Before: "1393 deselected", exit 5, and no word about the ID.
     said = "UnknownRuleWarning" in run.stdout and "did you mean PLAY-CRAWL" in run.stdout
     assert said == warned, run.stdout[-3000:]

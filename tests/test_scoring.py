@@ -8,36 +8,20 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from pinochle_adapters.client import Engine, EngineError, load_server, open_in_process
+from pinochle_adapters.client import EngineError
 from pinochle_adapters.reference import ReferenceEngine
 from reference_engine import scoring
 from reference_engine.variants import Rules, load_rules
+from tests.suite_runs import reference_in_process
 
 DD = load_rules("double-deck")
 SD = load_rules("single-deck")
 ONLINE = load_rules("online")
 
 
-def reference_engine_in_process() -> Engine:
-    """The reference server in this process, as the suite opens it by default."""
-    return open_in_process(load_server("pinochle_adapters.reference:server"), trusted=True)
-
-
 def score(rules: Rules, **kw: Any) -> dict[str, Any]:
     """The protocol ``score_hand`` answer (the figures checked and shaped by the adapter)."""
-    args: dict[str, Any] = {
-        "variant": rules.variant,
-        "options": dict(rules.options),
-        "bidder_team": 0,
-        "contract": 60,
-        "outcome": "played",
-        "meld": [0, 0],
-        "tricks": [25, 25],
-        "tricks_won": [10, 10],
-        "scores": [0, 0],
-    }
-    args.update(kw)
-    return dict(ReferenceEngine().score_hand(args))
+    return dict(ReferenceEngine().score_hand({**score_params(rules), **kw}))
 
 
 def test_score_hand_is_the_rule_behind_the_answer() -> None:
@@ -196,7 +180,7 @@ def test_rounds_option() -> None:
     even = score(rules, hand=3, scores=[-300, -50], **kw)
     assert even["scores"] == [0, 0] and even["game_winner"] is None
     with pytest.raises(EngineError, match="hand"):
-        reference_engine_in_process().call("score_hand", {**score_params(rules), **kw})
+        reference_in_process().call("score_hand", {**score_params(rules), **kw})
 
 
 # --- bad input -------------------------------------------------------------------------------
@@ -220,10 +204,11 @@ def test_rounds_option() -> None:
 def test_bad_input_is_named(change: dict[str, Any], words: str) -> None:
     """Checked by the protocol server (params schema, then the adapter's figure checks)."""
     with pytest.raises(EngineError, match=words.replace("[", r"\[").replace("]", r"\]")):
-        reference_engine_in_process().call("score_hand", {**score_params(DD), **change})
+        reference_in_process().call("score_hand", {**score_params(DD), **change})
 
 
 def score_params(rules: Rules) -> dict[str, Any]:
+    """A made hand of 60 with nothing else happening: cases change the figures they test."""
     return {
         "variant": rules.variant,
         "options": dict(rules.options),
