@@ -9,9 +9,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from tests.suite_runs import SuiteRun, run_suite
+from tests.suite_runs import SuiteRun, python_engine, run_suite
 
-BUGGY = "python -m tests.mutants no-last-trick"
+BUGGY = python_engine("tests.mutants", "no-last-trick")
 """An engine with one planted bug: the last trick's 10 points are never counted
 (POINTS-LAST-TRICK)."""
 REPORTS = Path(tempfile.mkdtemp(prefix="pinochle-reports-"))

@@ -7,6 +7,7 @@ paths). Outcomes come from the suite's own ``--conformance-report``, keyed by no
 from __future__ import annotations
 
 import json
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -19,6 +20,14 @@ from pinochle_adapters.client import Engine, load_server, open_in_process
 
 ROOT = Path(__file__).resolve().parent.parent
 RUN_TIMEOUT = 300
+PYTHON = shlex.quote(sys.executable)
+"""The running interpreter as an engine command's first word: ``python`` on PATH may be another
+Python (the README's commands run from a shell where the virtualenv is not active)."""
+
+
+def python_engine(module: str, *args: str) -> str:
+    """The engine command ``<this python> -m MODULE ARGS``, quoted for the shell."""
+    return " ".join([PYTHON, "-m", module, *map(shlex.quote, args)])
 
 
 @dataclass(frozen=True)

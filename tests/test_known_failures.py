@@ -18,9 +18,9 @@ import pytest
 from pytest_pinochle.known_failures import load
 from pytest_pinochle.tables import load_table
 from specdata import FEATURES_DIR
-from tests.suite_runs import ROOT
+from tests.suite_runs import ROOT, python_engine
 
-BUGGY = "python -m tests.mutants no-last-trick"
+BUGGY = python_engine("tests.mutants", "no-last-trick")
 TABLE = "features/tables/card-points-double-deck.yaml"
 SCENARIO = (
     "features/test_card_points.py::test_the_whole_double_deck_with_the_last_trick_is_worth_50"
