@@ -163,8 +163,8 @@ class Translation:
         self.params = params
         self.capabilities = capabilities
         self._dropped: list[bool] = []
-        self._pending: tuple[int, int] | None = None
-        """(seat, amount) when the auction stops right before the forced call."""
+        self._pending = False
+        """Whether the auction stops right before the forced call (three passes)."""
         if capabilities.forced_bid == "implicit":
             self._implicit_forced_bid()
 
@@ -177,7 +177,7 @@ class Translation:
             dealer = int(params["dealer"])
             drop = drop_forced_call(params["calls"], rule, dealer)
             if drop is None:
-                self._pending = (rule.seat(dealer), rule.amount)
+                self._pending = True
             elif drop:
                 calls = list(params["calls"])
                 del calls[FORCED_AT]
@@ -206,12 +206,12 @@ class Translation:
         if self.method == "meld" and self.capabilities.meld == "totals":
             total = out.get("total")
             out["melds"] = TotalsOnly(total if isinstance(total, int) else None)
-        if not self._dropped and self._pending is None:
+        if not self._dropped and not self._pending:
             return out
         if self.method == "auction":
             out["violation"] = _shifted(out.get("violation"), self._dropped[0])
-            if self._pending is not None:
-                out = _forced_pending(out, *self._pending)
+            if self._pending:
+                out = _forced_pending(out)
         elif self.method == "play_hand":
             out["first_illegal"] = _shifted(out.get("first_illegal"), self._dropped[0])
         elif self.method == "play_game":
@@ -231,17 +231,23 @@ class Translation:
         return out
 
 
-def _forced_pending(answer: dict[str, Any], seat: int, amount: int) -> dict[str, Any]:
-    """An implicit engine's auction after three passes (complete, ``seat`` holding ``amount``) as
-    the explicit model states it: not complete, ``seat`` to call, forced to bid ``amount``.
+def _forced_pending(answer: dict[str, Any]) -> dict[str, Any]:
+    """An implicit engine's auction after three passes (complete, a seat holding a contract) as
+    the explicit model states it: not complete, that seat to call, forced to bid that contract.
 
-    Only that exact answer is read back; any other is left as given, to be judged as it is.
+    The engine's own seat and contract are read back, right or wrong, so a wrong one shows as
+    the field it is in the explicit model (``min_bid: expected 250, got 240`` for a contract of
+    240) and is charged to the forced bid, not hidden behind ``complete``. An answer that
+    completes the auction without a seat holding a contract is left as given.
     """
+    winner, contract = answer.get("winner"), answer.get("contract")
     done = (
         answer.get("legal") is True
         and answer.get("complete") is True
-        and answer.get("winner") == seat
-        and answer.get("contract") == amount
+        and isinstance(winner, int)
+        and not isinstance(winner, bool)
+        and isinstance(contract, int)
+        and not isinstance(contract, bool)
     )
     if not done:
         return answer
@@ -250,8 +256,8 @@ def _forced_pending(answer: dict[str, Any], seat: int, amount: int) -> dict[str,
         "complete": False,
         "winner": None,
         "contract": None,
-        "next_seat": seat,
-        "min_bid": amount,
+        "next_seat": winner,
+        "min_bid": contract,
         "can_pass": False,
     }
 

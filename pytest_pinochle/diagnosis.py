@@ -14,11 +14,12 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
-from .compare import meld_diff
+from .compare import TotalsOnly, compare_at, meld_diff
 
 MELD_ITEM_RULES = (
     "MELD-RUN",
@@ -37,6 +38,16 @@ MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
 CALL = "call "
 """How a charge of an auction case names its call (``call 0 (seat 1: bid 150)``)."""
+FIELD = "field "
+"""How a charge of a case asking one question names the field that first differs
+(``field min_bid``, ``field delta (team 1)``)."""
+MELD_TOTAL = "meld total"
+"""Where a meld answer differs when the engine reports totals only (capability meld: totals)."""
+FORCED_PASSES = 3
+"""Three passes with no bid: the fourth to speak is forced (AUCTION-DEALER-FORCED)."""
+TWENTY = 20
+"""The least meld and the least card points a double-deck team scores with (MELD-MINIMUM,
+SCORE-TRICK-MINIMUM); a rule of another variant is dropped by the diagnosis (no cases)."""
 EVIDENCE_LIMIT = 3
 """How many failures each suspect quotes as evidence."""
 
@@ -203,9 +214,9 @@ def _refusal(
         where = int(e) if 0 <= e < len(actions) else None
         detail = f"refused under {said or 'no rule'}, not {rule}"
         if _precedes(said, rule):
-            # The engine stopped at a rule checked before the expected one: the expected rule
-            # was never reached, and the engine's reason is what differs.
-            return Charge((*_said_rules(said, where, first_call), rule), name(e), detail)
+            # The engine stopped at a rule checked before the expected one: the engine's reason
+            # is what differs. The expected rule was never reached, so it is not named.
+            return Charge(_said_rules(said, where, first_call), name(e), detail)
         return Charge((rule,), name(e), detail)
     return None
 
@@ -359,9 +370,14 @@ def charge_case(
     if method == "play_hand":
         found = hand_divergence(expect, answer, list(params.get("actions") or []), rule, uses)
     elif method == "auction":
-        found = auction_divergence(expect, answer, list(params.get("calls") or []), rule)
+        calls = list(params.get("calls") or [])
+        found = auction_divergence(expect, answer, calls, rule)
+        if found is None:
+            found = auction_state_divergence(expect, answer, calls, (rule, *uses))
     elif method == "meld":
         found = meld_divergence(expect, answer, rule)
+    elif method == "score_hand":
+        found = score_divergence(params, expect, answer, (rule, *uses))
     return found if found is not None else Charge((rule,), "answer", detail)
 
 
@@ -377,9 +393,9 @@ def auction_divergence(
 ) -> Charge | None:
     """The first call refused by one side only (or under another rule), charged to that call's
     rule rather than the case's: a sequence refused before the call a case tests says nothing
-    of that call. A refusal is the last call of a case unless the case says otherwise."""
-    if "legal" not in expect and "violation" not in expect:
-        return None
+    of that call. A refusal is the last call of a case unless the case says otherwise; an
+    expectation that names neither ``legal`` nor ``violation`` (a scenario checking the state
+    only) describes the auction after every call, so it holds them all legal."""
     wanted = expect.get("violation")
     if isinstance(wanted, Mapping) and "index" not in wanted:
         wanted = {**wanted, "index": max(len(calls) - 1, 0)}
@@ -395,6 +411,155 @@ def auction_divergence(
         texts,
         by_kind=False,
     )
+
+
+def _is_pass(call: Any) -> bool:
+    return isinstance(call, Mapping) and bool(call.get("pass"))
+
+
+def _bid(call: Any) -> int | None:
+    bid = call.get("bid") if isinstance(call, Mapping) else None
+    return bid if isinstance(bid, int) and not isinstance(bid, bool) else None
+
+
+def auction_state_divergence(
+    expect: Mapping[str, Any], answer: Mapping[str, Any], calls: Sequence[Any], rules: Sequence[str]
+) -> Charge | None:
+    """The first field of an auction's state that differs, once both sides agree on which call
+    (if any) is refused, charged to the rule that decides that field at that point
+    (spec/rules/auction.md, "Smallest next bid"): right ``next_seat`` with a wrong ``min_bid`` is
+    not the fault of the turn rule a case tests.
+
+    Fields in the order an auction decides them: whether it is complete and who holds which
+    contract, who calls next, the least bid, whether a pass is open.
+    """
+    violation = expect.get("violation")
+    index = violation.get("index") if isinstance(violation, Mapping) else None
+    if expect.get("legal") is False and isinstance(violation, Mapping) and index is None:
+        index = max(len(calls) - 1, 0)  # a refusal is the last call unless the case says
+    made = list(calls[:index] if isinstance(index, int) else calls)
+    bids = [b for b in map(_bid, made) if b is not None]
+    opening = not made
+    # Three passes and no bid: the fourth to speak is forced (AUCTION-DEALER-FORCED).
+    forced = len(made) >= FORCED_PASSES and all(map(_is_pass, made[:FORCED_PASSES]))
+    duty = "AUCTION-DEALER-OPENS" if opening else "AUCTION-DEALER-FORCED"
+    bound = opening or forced
+    for key in ("complete", "winner", "contract", "next_seat", "min_bid", "can_pass"):
+        if key not in expect or _same(expect[key], answer.get(key)):
+            continue
+        want, got = expect[key], answer.get(key)
+        found: tuple[str, ...]
+        if key in ("complete", "winner", "contract"):
+            # After three passes the forced bid decides the end (and the contract); otherwise
+            # the three passes after a bid do.
+            found = ("AUCTION-DEALER-FORCED",) if forced else ("AUCTION-END",)
+        elif key == "next_seat":
+            if opening:
+                found = ("AUCTION-FIRST-BIDDER",)
+            elif forced and not bids:
+                found = ("AUCTION-DEALER-FORCED",)
+            else:
+                found = _family(rules, ("AUCTION-TURN", "AUCTION-PASS-FINAL"), ["AUCTION-TURN"])
+        elif key == "can_pass":
+            found = (duty,)
+        elif bound and False in (expect.get("can_pass"), answer.get("can_pass")) and not bids:
+            found = (duty,)  # the least bid of a seat bound to one amount
+        elif not bids:
+            found = ("AUCTION-OPENING-MIN",)
+        elif isinstance(got, int) and got <= max(bids):
+            found = ("AUCTION-HIGHER",)
+        else:
+            found = ("AUCTION-STEP",)
+        return Charge(found, f"{FIELD}{key}", f"expected {want!r}, engine {got!r}")
+    return None
+
+
+def _same(want: Any, got: Any) -> bool:
+    return not compare_at("auction", "x", want, got)
+
+
+@cache
+def _rule_variants() -> dict[str, tuple[str, ...]]:
+    from .catalogue import load_catalogue  # the spec's chapters, read once and only if needed
+
+    return {rule.id: rule.variants for rule in load_catalogue().values()}
+
+
+def _applies(rule: str, variant: str) -> bool:
+    """Whether ``rule`` is a rule of ``variant`` (an unknown rule or variant: assumed so)."""
+    variants = _rule_variants().get(rule)
+    return not variants or not variant or variant in variants
+
+
+def score_divergence(
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    rules: Sequence[str],
+) -> Charge | None:
+    """The first field of a scored hand that differs, in the order a hand is scored: made or
+    set, each team's delta (the bidders' first), the new scores, the game's winner; each charged
+    to the rule deciding it, the case's own first where it is one of those.
+
+    A wrong delta is a scoring fault even in a case testing the game's end (GAME-TARGET).
+    """
+    bidders = params.get("bidder_team")
+    bidders = bidders if bidders in (0, 1) else 0
+    outcome = str(params.get("outcome") or "played")
+    score_rules = ("SCORE-", "MELD-MINIMUM", "MELD-SHORT-BIDDER", "TRUMP-NO-MARRIAGE")
+
+    def figure(key: str, team: int) -> int | None:
+        values = params.get(key)
+        if isinstance(values, list) and len(values) == 2 and isinstance(values[team], int):
+            return int(values[team])
+        return None
+
+    variant = str(params.get("variant") or "")
+
+    def deciding(team: int) -> list[str]:
+        """The rules that decide ``team``'s result from its figures, likeliest first: those its
+        figures bring into play (in the case's variant), the case's own, the plain ones."""
+        by_outcome = {
+            "thrown_in": ["SCORE-FORCED-THROW-IN", "SCORE-THROW-IN"],
+            "no_marriage": ["TRUMP-NO-MARRIAGE"],
+            "meld_short": ["MELD-SHORT-BIDDER"],
+        }
+        found = []
+        if team == bidders:
+            found += by_outcome.get(outcome, [])
+        elif outcome == "played" and figure("tricks_won", team) == 0:
+            found.append("SCORE-OPPONENTS-TRICK")
+        tricks, meld = figure("tricks", team), figure("meld", team)
+        if outcome == "played" and tricks is not None and tricks < TWENTY:
+            found.append("SCORE-TRICK-MINIMUM")
+        if meld is not None and meld < TWENTY:
+            found.append("MELD-MINIMUM")
+        found = [r for r in found if _applies(r, variant)]
+        plain = ["SCORE-MADE", "SCORE-SET"] if expect.get("made") else ["SCORE-SET", "SCORE-MADE"]
+        return [*found, *(r for r in rules if r.startswith(score_rules)), *plain]
+
+    def charge(key: str, found: Sequence[str], detail: str) -> Charge:
+        return Charge(tuple(dict.fromkeys(found)), f"{FIELD}{key}", detail)
+
+    if "made" in expect and not _same(expect["made"], answer.get("made")):
+        detail = f"expected {expect['made']!r}, engine {answer.get('made')!r}"
+        return charge("made", deciding(bidders), detail)
+    want, got = expect.get("delta"), answer.get("delta")
+    if "delta" in expect and not _same(want, got):
+        if isinstance(want, list) and isinstance(got, list) and len(want) == len(got) == 2:
+            team = next(t for t in (bidders, 1 - bidders) if not _same(want[t], got[t]))
+        else:
+            team = bidders
+        return charge(f"delta (team {team})", deciding(team), f"expected {want}, engine {got}")
+    if "scores" in expect and not _same(expect["scores"], answer.get("scores")):
+        detail = f"expected {expect['scores']}, engine {answer.get('scores')}"
+        found = _family(rules, ("GAME-ROUNDS", "GAME-TARGET"), ["GAME-TARGET"])
+        return Charge(found, f"{FIELD}scores", detail)
+    if "game_winner" in expect and not _same(expect["game_winner"], answer.get("game_winner")):
+        found = _family(rules, ("GAME-",), ["GAME-TARGET"])
+        detail = f"expected {expect['game_winner']!r}, engine {answer.get('game_winner')!r}"
+        return Charge(found, f"{FIELD}game winner", detail)
+    return None
 
 
 MELD_ITEM_RULE = {
@@ -420,6 +585,21 @@ def meld_divergence(
     want, got = expect.get("melds"), answer.get("melds")
     if not isinstance(want, list) or not isinstance(got, list):
         return None
+    if isinstance(got, TotalsOnly):
+        # Meld as totals only: no item is reported, so which one is wrong does not show. The
+        # case's own rule and the rules of its expected items are named, the case's first; the
+        # charge convicts none of them (see ``_ambiguous``), so a rule whose own cases pass
+        # elsewhere is cleared and the charge falls on the others.
+        items = [w for w in want if isinstance(w, Mapping)]
+        worth = got.worth(items)
+        if worth == got.total:
+            return None
+        named = [MELD_ITEM_RULE[str(m.get("id"))] for m in items if m.get("id") in MELD_ITEM_RULE]
+        return Charge(
+            tuple(dict.fromkeys([rule, *named])),
+            MELD_TOTAL,
+            f"expected items worth {worth}, engine (totals only) {got.total}",
+        )
     diff = meld_diff([w for w in want if isinstance(w, Mapping)], got)
     wrong = [*diff.missing, *diff.unexpected]
     named = [MELD_ITEM_RULE[str(m.get("id"))] for m in wrong if str(m.get("id")) in MELD_ITEM_RULE]
@@ -444,9 +624,15 @@ def _direct_rule(o: Outcome) -> str | None:
     return None
 
 
+def _ambiguous(charge: Charge) -> bool:
+    """A charge naming several rules none of which the answer singles out (a meld total of an
+    engine reporting no items): it counts against none of them as a failure of its own."""
+    return charge.at == MELD_TOTAL and len(charge.rules) > 1
+
+
 def _plain_at(at: str) -> bool:
     """Whether a charge comes from a case asking one question (not a whole hand)."""
-    return at in ("answer", MELD_ITEMS) or at.startswith(CALL)
+    return at in ("answer", MELD_ITEMS, MELD_TOTAL) or at.startswith((CALL, FIELD))
 
 
 def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
@@ -464,10 +650,11 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
         own_run[o.rule] += 1
         if o.status == "passed":
             own_passed[o.rule] += 1
-        elif o.charge is None or o.rule in o.charge.rules[:1]:
+        elif o.charge is None or (o.rule in o.charge.rules[:1] and not _ambiguous(o.charge)):
             own_failed[o.rule] += 1
     cleared = {r for r in own_run if own_failed[r] == 0 and own_passed[r] > 0}
     suspects: dict[str, Suspect] = defaultdict(lambda: Suspect(""))
+    accusations: list[str] = []
     for o in items:
         if o.status not in convicting:
             continue
@@ -488,11 +675,13 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
             s.rule = r
             s.weight += share / sum(shares)
             s.evidence.append({"case": o.node, **charge.as_dict()})
-    for o in items:
-        if o.status not in convicting:
-            continue
         accused = _direct_rule(o)
-        if accused is not None and accused in suspects:
+        if accused is not None and _ambiguous(charge):
+            accused = live[0]  # the likeliest of the rules it names that is still open
+        if accused is not None:
+            accusations.append(accused)
+    for accused in accusations:
+        if accused in suspects:
             suspects[accused].direct = True
     for r, s in suspects.items():
         s.failed, s.passed = own_failed[r], own_passed[r]

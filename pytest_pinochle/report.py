@@ -182,7 +182,7 @@ class Reporter:
             detail = str(error.mismatches[0]) if error.mismatches else ""
             try:
                 charge = diagnosis.charge_case(
-                    case.method, case.params, case.expect, answer, case.rule, case.uses, detail
+                    case.method, case.request, case.expect, answer, case.rule, case.uses, detail
                 )
             except Exception:  # an answer of an unforeseen shape: the verdict stands without it
                 charge = Charge((case.rule,), "answer", detail)

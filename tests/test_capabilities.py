@@ -70,9 +70,12 @@ def test_three_passes_read_back_as_the_forced_seat_to_call() -> None:
     answer = t.answer({**done, "contract": 250, "min_bid": None, "can_pass": False})
     assert answer["complete"] is False and answer["next_seat"] == 1
     assert (answer["min_bid"], answer["can_pass"], answer["winner"]) == (250, False, None)
-    # The wrong seat holding the contract is left as answered, to fail the case.
-    wrong = t.answer({**done, "winner": 3, "contract": 250, "min_bid": None, "can_pass": False})
-    assert wrong["complete"] is True and wrong["winner"] == 3
+    # A wrong seat or amount is read back too: it fails the case on the field it is in.
+    wrong = t.answer({**done, "winner": 3, "contract": 240, "min_bid": None, "can_pass": False})
+    assert (wrong["complete"], wrong["next_seat"], wrong["min_bid"]) == (False, 3, 240)
+    # An auction completed with nobody holding a contract is left as answered.
+    nobody = t.answer({**done, "winner": None, "contract": None, "min_bid": None})
+    assert nobody["complete"] is True
 
 
 @pytest.mark.parametrize(

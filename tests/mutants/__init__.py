@@ -37,7 +37,8 @@ class Mutant:
     name: str
     misreading: str
     caught_by: str
-    """The rule ID whose cases must fail against this mutant."""
+    """The rule ID whose cases must fail against this mutant (a combined mutant: each part's
+    rule ID, space-separated)."""
     variants: tuple[str, ...]
     """The variants where the misreading shows; the suite run is narrowed to them."""
     rules: RulesChange | None = None
@@ -110,8 +111,44 @@ def mutants() -> dict[str, Mutant]:
     return dict(sorted(found.items()))
 
 
+PAIR = "+"
+"""Joins the names of mutants served together (``dd-bid-61+no-overtrump``): two planted bugs."""
+
+
+def combined(*parts: Mutant) -> Mutant:
+    """One engine carrying every part's misreading at once (each rule planted where it was).
+
+    Parts must patch different functions: each patch wraps the function it found at import, so
+    two patches of one target would not stack.
+    """
+    patches: dict[str, Callable[..., Any]] = {}
+    for part in parts:
+        shared = set(patches) & set(part.patches)
+        if shared:
+            raise ValueError(f"mutants {PAIR.join(p.name for p in parts)} both patch {shared}")
+        patches.update(part.patches)
+    changes = [p.rules for p in parts if p.rules is not None]
+
+    def rules(value: Rules) -> Rules:
+        for change in changes:
+            value = change(value)
+        return value
+
+    return Mutant(
+        name=PAIR.join(p.name for p in parts),
+        misreading="; ".join(p.misreading for p in parts),
+        caught_by=" ".join(p.caught_by for p in parts),
+        variants=tuple(dict.fromkeys(v for p in parts for v in p.variants)),
+        rules=rules if changes else None,
+        patches=patches,
+    )
+
+
 def get(name: str) -> Mutant:
-    """A mutant by name (``reference`` is the control); dashes and underscores are the same."""
+    """A mutant by name (``reference`` is the control); dashes and underscores are the same;
+    names joined by ``+`` give one engine carrying each of their misreadings."""
+    if PAIR in name:
+        return combined(*(get(part) for part in name.split(PAIR)))
     key = name.replace("_", "-")
     if key == CONTROL.name:
         return CONTROL
