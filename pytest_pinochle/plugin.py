@@ -199,9 +199,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
-    """The header names the engine under test: its initialize name and version, and the command."""
+    """The header names the engine under test: its initialize name and version, and the command.
+    With ``--engine`` but no case of the suite collected, it says how to run the packaged suite."""
     if not any(map(tags.is_suite_item, items)):
-        return []
+        if config.getoption("engine") is None or config.getoption("pinochle"):
+            return []
+        return [
+            "--engine was given, but no case of the Pinochle suite was collected here: run the "
+            "packaged suite with `pytest --pinochle --engine ...` or `pinochle test --engine ...`"
+        ]
     state = state_of(config)
     info = state.engine_name or {}
     name = f"{info.get('name', '?')} {info.get('version', '')}".strip()

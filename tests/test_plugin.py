@@ -143,6 +143,19 @@ def test_the_plugin_is_inert_in_another_project(tmp_path: Path) -> None:
     assert not report.exists()
 
 
+def test_an_engine_without_the_suite_says_how_to_run_the_packaged_suite(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``pytest --engine ...`` outside a checkout, without ``--pinochle``: not a bare "collected
+    0 items" but the two ways to run the packaged suite."""
+    status, _ = run_in_process(["--engine", "node my_adapter.js", str(tmp_path)])
+    out = capsys.readouterr().out
+    assert status == pytest.ExitCode.NO_TESTS_COLLECTED
+    assert "pytest --pinochle --engine" in out and "pinochle test --engine" in out
+    status, _ = run_in_process([str(tmp_path)])
+    assert "--pinochle" not in capsys.readouterr().out
+
+
 COMPLETE_TRICKS_ONLY = """\
 import sys
 sys.path.insert(0, {root!r})
