@@ -24,6 +24,7 @@ from pinochle_adapters.client import (
 from specdata import FEATURES_DIR
 
 from . import export
+from .house_rules import DERIVED, SKIP
 from .scenario_capture import CaptureError, capture_scenarios
 from .session import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine
 from .tables import load_cases, request_line
@@ -72,11 +73,22 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
     where = f"{record['file']}:{record['line']}"
     out.write(f"case {record['id']} ({where}); tests {record['rule']}")
     out.write(f", using {', '.join(record['uses'])}\n" if record["uses"] else "\n")
-    out.write(f"request: {request_line(method, params)}\n")
-    reason = engine.skip_reason(method, record["variant"], record["options"])
-    if reason:
-        out.write(f"skipped: {reason}\n")
+    inputs = {k: v for k, v in params.items() if k not in ("variant", "options")}
+    variant, options = record["variant"], record["options"]
+    if record["checks"]:  # a scenario's Then steps check more than the answer's fields
+        plan = engine.house_rules.plan_question(method, variant, options, inputs)
+    else:
+        plan = engine.house_rules.plan_case(method, variant, options, inputs, record["expect"])
+    out.write(f"request: {request_line(method, plan.params)}\n")
+    if plan.house:
+        out.write(f"played under the engine's options: {plan.house_text}\n")
+    if plan.kind == SKIP:
+        out.write(f"skipped: {plan.reason}\n")
         return PASSED
+    params = plan.params
+    if plan.kind == DERIVED and plan.expect is not None:
+        out.write(f"{plan.reason}\n")
+        record = {**record, "expect": plan.expect}
     traffic = io.StringIO()
     engine.engine.log_traffic(traffic)
     try:

@@ -12,6 +12,7 @@ from specdata import VARIANTS_DIR, load_yaml
 
 from . import notation
 from .compare import Mismatch, TotalsOnly, compare, compare_at, meld_diff
+from .house_rules import SKIP
 from .session import ModelledEngine
 
 
@@ -74,12 +75,12 @@ class Situation:
             raise AssertionError(
                 "the scenario names no rules: start with 'Given the <variant> rules'"
             )
-        reason = self.engine.skip_reason(method, self.variant, self.options)
-        if reason:
-            pytest.skip(reason)
+        plan = self.engine.house_rules.plan_question(method, self.variant, self.options, params)
+        if plan.kind == SKIP:
+            pytest.skip(plan.reason)
         self.method = method
         self.expected = {}
-        self.params = {"variant": self.variant, "options": dict(self.options), **params}
+        self.params = plan.params
         self.answer = self.engine.call(method, self.params)
         return self.answer
 

@@ -22,8 +22,9 @@ from pinochle_adapters.client import EngineError
 from . import diagnosis
 from .diagnosis import Charge, Outcome
 from .driver import SITUATION_KEY, RuleMismatch, Situation
+from .house_rules import DERIVED, is_undeclared
 from .session import REFERENCE_SHOWN, state_of
-from .tables import CaseFailed, CaseItem, request_line
+from .tables import EXPECTATION_PROPERTY, CaseFailed, CaseItem, request_line
 from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item, options_of, variant_of
 
 ENGINE_ERROR = "engine_error"
@@ -31,14 +32,22 @@ ENGINE_ERROR = "engine_error"
 SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "errored": 3}
 """Outcomes from best to worst; an item counts once, by its worst report."""
 STATUSES = ("passed", "failed", "errored", "skipped")
-REPORT_FORMAT = 3
+REPORT_FORMAT = 4
 """2: cases carry ``rule`` (tested) and ``uses``; ``engine`` is an object; ``diagnosis`` added.
 3: ``suite`` (name, version) and ``time``; cases carry variant, options, method, the request
-line to replay them and, when not passing, the failure text."""
+line to replay them and, when not passing, the failure text.
+4: ``totals`` and ``rules`` count the engine's declared variants and methods with hand-worked
+expectations only; ``derived`` counts the cases judged on the reference engine's answer under
+the engine's house rules, ``undeclared`` the items of variants or methods it does not declare;
+cases carry ``expectation`` and ``undeclared``."""
 DETAIL_PROPERTY = "case"
 """User property of a suite item's reports: variant, options, method and request line."""
 MESSAGE_LIMIT = 4000
 """Longest failure text kept per case in the JSON report (characters)."""
+NOTHING_JUDGED = (
+    "FAILED: no case of the engine's declared variants and methods was judged: every case was "
+    "skipped (see the skip reasons: -rs); a run that tests nothing does not pass"
+)
 CHARGE_PROPERTY = "charge"
 """User property of a failed item's report: where its answer first differs, and the rules named."""
 
@@ -133,7 +142,7 @@ def _details(item: pytest.Item) -> dict[str, Any]:
     variant, options = variant_of(item), options_of(item)
     if isinstance(item, CaseItem):
         method: str | None = item.case.method
-        params: dict[str, Any] | None = item.case.request
+        params: dict[str, Any] | None = item.sent
     else:
         situation = item.stash.get(SITUATION_KEY, None)
         method = getattr(situation, "method", None)
@@ -161,6 +170,8 @@ class Reporter:
         self.config = config
         self.outcomes: dict[str, Outcome] = {}
         self.skips: dict[str, str] = {}
+        self.derived: set[str] = set()
+        """Items judged on a derived expectation (``house_rules``), counted apart."""
         self.details: dict[str, dict[str, Any]] = {}
         self.messages: dict[str, str] = {}
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
@@ -224,24 +235,52 @@ class Reporter:
         detail = json_property(report, DETAIL_PROPERTY)
         if isinstance(detail, dict):
             self.details[report.nodeid] = detail
+        if property_of(report, EXPECTATION_PROPERTY) == DERIVED:
+            self.derived.add(report.nodeid)
         if status in ("failed", "errored") and report.longrepr is not None:
             self.messages[report.nodeid] = report.longreprtext[:MESSAGE_LIMIT]
         if status == "skipped" and isinstance(report.longrepr, tuple):
             self.skips[report.nodeid] = str(report.longrepr[2]).removeprefix("Skipped: ")
 
+    def undeclared(self, node: str) -> bool:
+        """Whether an item was skipped because the engine does not declare its variant or
+        method: such items are not counted against or for it."""
+        return node in self.skips and is_undeclared(self.skips[node])
+
+    def counted(self) -> list[Outcome]:
+        """The items of the engine's declared variants and methods judged (or skipped) on a
+        hand-worked expectation: what the totals, the per-rule counts and the badge count."""
+        return [
+            o
+            for node, o in self.outcomes.items()
+            if node not in self.derived and not self.undeclared(node)
+        ]
+
     def per_rule(self) -> dict[str, dict[str, int]]:
-        """Rule ID -> outcome -> number of items testing it (the tested rule only)."""
+        """Rule ID -> outcome -> number of items testing it (the tested rule only; ``counted``)."""
         counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(STATUSES, 0))
-        for o in self.outcomes.values():
+        for o in self.counted():
             counts[o.rule][o.status] += 1
         return dict(counts)
 
     def totals(self) -> dict[str, int]:
-        """Outcome -> number of items."""
+        """Outcome -> number of items (``counted``)."""
         out = dict.fromkeys(STATUSES, 0)
-        for o in self.outcomes.values():
+        for o in self.counted():
             out[o.status] += 1
         return out
+
+    def derived_totals(self) -> dict[str, int]:
+        """Outcome -> number of items judged on a derived expectation."""
+        out = dict.fromkeys(STATUSES, 0)
+        for node in self.derived:
+            out[self.outcomes[node].status] += 1
+        return out
+
+    def judged(self) -> int:
+        """How many items of the declared variants and methods were judged at all."""
+        totals, derived = self.totals(), self.derived_totals()
+        return sum(totals[s] + derived[s] for s in ("passed", "failed", "errored"))
 
     def diagnosis(self) -> list[dict[str, Any]]:
         """The rules most likely wrong, most likely first (see ``diagnosis``)."""
@@ -269,6 +308,10 @@ class Reporter:
             cases[node].update(self.details.get(node, {}))
             if node in self.skips:
                 cases[node]["skip"] = self.skips[node]
+                if self.undeclared(node):
+                    cases[node]["undeclared"] = True
+            if node in self.derived:
+                cases[node]["expectation"] = DERIVED
             if node in self.messages and o.status in ("failed", "errored"):
                 cases[node]["message"] = self.messages[node]
             if o.charge is not None:
@@ -280,6 +323,8 @@ class Reporter:
             "engine": self.engine_info(),
             "variants": self.config.getoption("variant") or "all",
             "totals": self.totals(),
+            "derived": self.derived_totals(),
+            "undeclared": sum(1 for node in self.outcomes if self.undeclared(node)),
             "rules": {r: per_rule[r] for r in sorted(per_rule)},
             "diagnosis": self.diagnosis(),
             "cases": cases,
@@ -332,6 +377,33 @@ class Reporter:
             f"{len(per_rule)} rules tested: {len(failing)} with a failure or error, "
             f"{passing} passing, {len(skipped_only)} only skipped"
         )
+        derived = self.derived_totals()
+        if self.derived:
+            tr.write_line(
+                f"derived (not hand-worked: the reference engine's answers under the engine's "
+                f"house rules): {len(self.derived)} cases, {derived['passed']} passed, "
+                f"{derived['failed']} failed, {derived['errored']} errored"
+            )
+        undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
+        if undeclared:
+            tr.write_line(
+                f"not counted: {undeclared} cases of variants or methods the engine does not "
+                "declare"
+            )
+        if self.nothing_judged():
+            tr.write_line(NOTHING_JUDGED, red=True, bold=True)
+
+    def nothing_judged(self) -> bool:
+        """Whether the run asked the engine cases and judged none of them (every case skipped):
+        a run that tests nothing must not pass."""
+        return bool(self.outcomes) and self.judged() == 0
+
+    @pytest.hookimpl(trylast=True)
+    def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
+        if hasattr(self.config, "workerinput") or not self.nothing_judged():
+            return
+        if exitstatus == pytest.ExitCode.OK:
+            session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
     def engine_line(self) -> str:
         """The engine under test in one line: name, version and command."""

@@ -20,14 +20,26 @@ from pinochle_adapters.client import (
 )
 
 from .capabilities import Capabilities, translate
+from .house_rules import Ask, HouseRules
 
 
 class ModelledEngine:
     """The engine under test as the cases speak to it: requests and answers go through the
-    models it declared (``capabilities``, spec/protocol.md); everything else is the engine's."""
+    models it declared (``capabilities``, spec/protocol.md) and the options it plays (its house
+    rules, ``house_rules``); everything else is the engine's."""
 
-    def __init__(self, engine: Engine) -> None:
+    def __init__(self, engine: Engine, reference: Ask | None = None, derived: bool = True) -> None:
         self.engine = engine
+        self._reference: Ask = Reference() if reference is None else reference
+        self._derived = derived
+        self._house_rules: HouseRules | None = None
+
+    @property
+    def house_rules(self) -> HouseRules:
+        """The decisions on the options this engine plays (made once it has started)."""
+        if self._house_rules is None or self._house_rules.info is not self.engine.info:
+            self._house_rules = HouseRules(self.engine.info, self._reference, self._derived)
+        return self._house_rules
 
     @property
     def info(self) -> dict[str, Any] | None:
@@ -53,8 +65,10 @@ class ModelledEngine:
         return self.engine.skip_reason(method, variant, options)
 
     def close(self) -> None:
-        """Shut the engine down."""
+        """Shut the engine down (and the reference engine, if this object started it)."""
         self.engine.close()
+        if isinstance(self._reference, Reference):
+            self._reference.close()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.engine, name)
@@ -64,6 +78,27 @@ REFERENCE_SERVER = "pinochle_adapters.reference:server"
 """The reference engine's server, loaded by name: the runner never imports the rules."""
 REFERENCE_SHOWN = f"in-process {REFERENCE_SERVER}"
 """How reports name the command of the reference engine (no ``--engine``)."""
+
+
+class Reference:
+    """The reference engine in-process, started on first question: what decides whether a
+    hand-worked answer holds under an engine's house rules (``house_rules``)."""
+
+    def __init__(self, timeout: float = 10.0) -> None:
+        self.timeout = timeout
+        self._engine: Engine | None = None
+
+    def __call__(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if self._engine is None:
+            server = load_server(REFERENCE_SERVER)
+            self._engine = open_in_process(server, timeout=self.timeout, trusted=True)
+        return self._engine.call(method, params)
+
+    def close(self) -> None:
+        """Shut the reference engine down, if it was started."""
+        engine, self._engine = self._engine, None
+        if engine is not None:
+            engine.close()
 
 
 @dataclass
@@ -82,7 +117,11 @@ class RunState:
     """One line per table that could not be loaded, naming its file and line."""
     engine_name: dict[str, Any] | None = None
     """The engine's ``initialize`` answer ``engine`` (name, version), once it has started."""
+    derived: bool = True
+    """Whether a case whose answer the engine's house rules change is judged against the
+    reference engine's answer (derived) or skipped (``--no-derived``)."""
     _engine: ModelledEngine | None = None
+    _reference: Reference | None = None
     _error: EngineError | None = None
     _traffic: TextIO | None = None
 
@@ -116,7 +155,8 @@ class RunState:
                     opened = open_engine(
                         self.command, timeout=self.timeout, validate=self.validate, traffic=traffic
                     )
-                self._engine = ModelledEngine(opened)
+                self._reference = Reference(max(self.timeout, 10.0))
+                self._engine = ModelledEngine(opened, self._reference, self.derived)
             except EngineError as e:
                 self._error = e
                 raise
@@ -136,6 +176,9 @@ class RunState:
         engine, self._engine = self._engine, None
         if engine is not None:
             engine.close()
+        reference, self._reference = self._reference, None
+        if reference is not None:
+            reference.close()
         traffic, self._traffic = self._traffic, None
         if traffic is not None:
             traffic.close()

@@ -34,6 +34,7 @@ from specdata import (
 
 from . import notation
 from .compare import Mismatch, compare
+from .house_rules import DERIVED, SKIP, Plan
 from .session import state_of
 
 TABLES_DIR = FEATURES_DIR / "tables"
@@ -363,6 +364,10 @@ def request_line(method: str, params: dict[str, Any]) -> str:
     return json.dumps(request, ensure_ascii=False, separators=(",", ":"))
 
 
+EXPECTATION_PROPERTY = "expectation"
+"""User property of a judged case: ``hand-worked`` or ``derived`` (``house_rules``)."""
+
+
 class CaseFailed(AssertionError):
     """The engine answered, but not what the rules require."""
 
@@ -378,6 +383,7 @@ class CaseItem(pytest.Item):
         super().__init__(**kwargs)
         self.case = case
         self.answer: dict[str, Any] | None = None
+        self.plan: Plan | None = None
         self.add_marker(pytest.mark.rule(id=case.rule))
         for rule in case.uses:
             self.add_marker(pytest.mark.uses(id=rule))
@@ -388,13 +394,29 @@ class CaseItem(pytest.Item):
     def runtest(self) -> None:
         engine = state_of(self.config).engine()
         case = self.case
-        reason = engine.skip_reason(case.method, case.variant, case.options)
-        if reason:
-            pytest.skip(reason)
-        self.answer = engine.call(case.method, case.request)
-        mismatches = compare(case.method, case.expect, self.answer)
+        plan = engine.house_rules.plan_case(
+            case.method, case.variant, case.options, case.params, case.expect
+        )
+        self.plan = plan
+        if plan.kind == SKIP or plan.expect is None:
+            pytest.skip(plan.reason)
+        self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))
+        self.answer = engine.call(case.method, plan.params)
+        mismatches = compare(case.method, plan.expect, self.answer)
         if mismatches:
             raise CaseFailed(mismatches)
+
+    @property
+    def sent(self) -> dict[str, Any]:
+        """The params put to the engine: the case's, under the options the engine plays."""
+        return self.plan.params if self.plan is not None else self.case.request
+
+    @property
+    def expected(self) -> dict[str, Any]:
+        """What the answer is judged against: hand-worked, or derived under house rules."""
+        if self.plan is not None and self.plan.expect is not None:
+            return self.plan.expect
+        return self.case.expect
 
     def describe(self, headline: str) -> str:
         """The case in the game's language: rules, question, expected and actual answer."""
@@ -411,16 +433,22 @@ class CaseItem(pytest.Item):
             f"    {k}: {notation.value(case.method, 'params', k, v)}"
             for k, v in case.params.items()
         ]
-        lines.append("  expected:")
+        plan = self.plan
+        if plan is not None and plan.house:
+            lines.append(f"  played under the engine's options: {plan.house_text}")
+        if plan is not None and plan.kind == DERIVED:
+            lines.append(f"  expected (DERIVED, not hand-worked: {plan.reason}):")
+        else:
+            lines.append("  expected:")
         lines += [
             f"    {k}: {notation.value(case.method, 'result', k, v)}"
-            for k, v in case.expect.items()
+            for k, v in self.expected.items()
         ]
         if self.answer is not None:
             lines.append("  engine answered:")
             lines += [
                 f"    {k}: {notation.value(case.method, 'result', k, self.answer[k])}"
-                for k in case.expect
+                for k in self.expected
                 if k in self.answer
             ]
         if case.why:
@@ -432,7 +460,7 @@ class CaseItem(pytest.Item):
     ) -> str | Any:
         error = excinfo.value
         # The exact line sent (as the JSON report's ``request``): paste it into the engine.
-        request = f"\n  request: {request_line(self.case.method, self.case.request)}"
+        request = f"\n  request: {request_line(self.case.method, self.sent)}"
         if isinstance(error, CaseFailed):
             return (
                 self.describe("wrong answer in")

@@ -68,7 +68,7 @@ def test_a_failure_can_be_replayed_from_the_report() -> None:
     """Issue 9: the report carries the suite, the time and, per case, where it ran, what it asked
     (the request line) and, when it did not pass, the failure text."""
     document = document_of(BUGGY)
-    assert document["format"] == 3 and document["suite"]["name"] == "pinochle-spec"
+    assert document["format"] == 4 and document["suite"]["name"] == "pinochle-spec"
     assert document["time"]
     failed = [c for c in document["cases"].values() if c["outcome"] == "failed"]
     assert failed and all(c.get("message") and c.get("request") for c in failed)

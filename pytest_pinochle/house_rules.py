@@ -1,0 +1,240 @@
+"""Which cases an engine's declared house rules leave standing: every case whose hand-worked
+answer is unchanged under the options the engine plays runs and is judged as hand-worked.
+
+An engine declaring a single value for an option (its house rule) cannot be asked the default.
+A case is not skipped for that alone: it is asked under the engine's own values, and the
+reference engine (which plays every option) decides, once per question, whether the hand-worked
+answer still holds there. Where it does not, the case is judged against the reference engine's
+answer under the engine's options, labelled *derived* and counted apart, or skipped with the
+reason when derived expectations are turned off (spec/protocol.md, "House rules").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pinochle_adapters.client import EngineError, option_methods, protocol_defaults
+
+from .compare import compare
+
+Kind = Literal["hand-worked", "derived", "skip"]
+HAND_WORKED: Kind = "hand-worked"
+DERIVED: Kind = "derived"
+SKIP: Kind = "skip"
+
+UNDECLARED = ("no method ", "engine does not implement ")
+"""How the skip reasons of cases of a method or variant the engine does not declare begin."""
+
+
+def is_undeclared(reason: str) -> bool:
+    """Whether a skip reason says the engine does not declare the case's method or variant."""
+    return reason.startswith(UNDECLARED)
+
+
+Ask = Callable[[str, dict[str, Any]], dict[str, Any]]
+"""Ask the reference engine one question (method, params) and get its answer."""
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one case is put to the engine: what is sent, what it is judged against, and why."""
+
+    kind: Kind
+    params: dict[str, Any]
+    """The request's params as sent: the engine's own option values in place of the case's."""
+    expect: dict[str, Any] | None = None
+    """What the answer is judged against (the hand-worked answer, or the derived one)."""
+    reason: str = ""
+    """Why a case is skipped; for a derived case, which house rules changed the answer."""
+    house: dict[str, str] = field(default_factory=dict)
+    """The options the engine plays in place of the case's values (name -> engine's value)."""
+    needed: dict[str, str] = field(default_factory=dict)
+    """The case's values of those options (name -> value)."""
+
+    @property
+    def house_text(self) -> str:
+        """``name=value, ...`` of the options played in place of the case's."""
+        return ", ".join(f"{k}={v}" for k, v in sorted(self.house.items()))
+
+    @property
+    def needed_text(self) -> str:
+        """``name=value, ...`` of the case's values of the options played otherwise."""
+        return ", ".join(f"{k}={v}" for k, v in sorted(self.needed.items()))
+
+
+def declared_options(info: Mapping[str, Any] | None, variant: str) -> dict[str, list[str]] | None:
+    """Option name -> values the engine declared for ``variant``; None if it does not play it."""
+    for v in (info or {}).get("variants", []):
+        if isinstance(v, Mapping) and v.get("id") == variant:
+            return {k: [str(x) for x in vals] for k, vals in (v.get("options") or {}).items()}
+    return None
+
+
+def played_options(
+    declared: Mapping[str, list[str]], variant: str, wanted: Mapping[str, Any]
+) -> tuple[dict[str, str], dict[str, str], dict[str, str], list[str]]:
+    """What the engine plays when a case wants ``wanted`` (the case's options, the rest at the
+    variant's defaults): the options to send, the house values played in place of the case's,
+    and the options the case needs that the engine neither declares nor plays.
+
+    An option the engine does not declare is played at the default and left out of the request;
+    one it declares is played at the wanted value when listed, else at its first declared value
+    (its house rule). Also returns the case's values of the options played otherwise."""
+    defaults = protocol_defaults(variant)
+    sent: dict[str, str] = {}
+    house: dict[str, str] = {}
+    needed: dict[str, str] = {}
+    unplayable: list[str] = []
+    names = list(defaults) + [n for n in wanted if n not in defaults]
+    for name in names:
+        want = str(wanted.get(name, defaults.get(name, "")))
+        values = declared.get(name)
+        if values is None:
+            if name in defaults and want != defaults[name]:
+                house[name], needed[name] = defaults[name], want  # it plays the default
+            elif name not in defaults:
+                unplayable.append(f"{name}={want}")
+            continue
+        if want in values:
+            played = want
+        else:
+            played = values[0]
+            house[name], needed[name] = played, want
+        if name in wanted or played != defaults.get(name):
+            sent[name] = played
+    return sent, house, needed, unplayable
+
+
+def changes(variant: str, method: str, house: Mapping[str, str]) -> bool:
+    """Whether any of the options played in place of the case's can change ``method``'s
+    answers (the variant file's ``methods`` of each option; an option that names none, any)."""
+    scope = option_methods(variant)
+    return any(method in scope.get(name, (method,)) for name in house)
+
+
+UNCOMPARED = ("message", "cards")
+"""Fields of an object the reference engine gives that a derived expectation leaves out unless
+the hand-worked one names them: free text, and the cards of a meld entry."""
+
+
+def derived_expectation(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
+    """The reference engine's answer cut to the fields (and, in objects and lists of objects, the
+    keys) the hand-worked expectation names: what a derived case is judged on."""
+
+    def cut(want: Any, got: Any) -> Any:
+        if isinstance(got, Mapping):
+            if isinstance(want, Mapping):
+                return {k: cut(want[k], got[k]) for k in want if k in got}
+            return {k: v for k, v in got.items() if k not in UNCOMPARED}
+        if isinstance(want, list) and isinstance(got, list):
+            keys = {k for w in want if isinstance(w, Mapping) for k in w}
+            if all(isinstance(g, Mapping) for g in got):
+                return [
+                    {k: v for k, v in g.items() if (k in keys if keys else k not in UNCOMPARED)}
+                    for g in got
+                ]
+        return got
+
+    return {k: cut(v, answer[k]) for k, v in expect.items() if k in answer}
+
+
+class HouseRules:
+    """The decisions for one run and one engine, each question asked of the reference at most
+    once (the cache is keyed by the exact request)."""
+
+    def __init__(self, info: Mapping[str, Any] | None, reference: Ask, derived: bool) -> None:
+        self.info = info
+        self.reference = reference
+        self.derived = derived
+        self._answers: dict[str, dict[str, Any] | EngineError] = {}
+
+    def _ask_reference(self, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
+        key = json.dumps([method, params], sort_keys=True)
+        if key not in self._answers:
+            try:
+                self._answers[key] = self.reference(method, params)
+            except EngineError as e:
+                self._answers[key] = e
+        found = self._answers[key]
+        return None if isinstance(found, EngineError) else found
+
+    def _prepare(
+        self, method: str, variant: str, options: Mapping[str, Any], params: Mapping[str, Any]
+    ) -> Plan:
+        """The request under the engine's options; a skip plan when nothing can be sent."""
+        info = self.info or {}
+        if method not in info.get("methods", []):
+            return Plan(SKIP, dict(params), reason=f"no method {method}")
+        declared = declared_options(info, variant)
+        if declared is None:
+            return Plan(SKIP, dict(params), reason=f"engine does not implement {variant}")
+        sent, house, needed, unplayable = played_options(declared, variant, options)
+        request = {**params, "variant": variant, "options": sent}
+        if unplayable:
+            return Plan(
+                SKIP,
+                request,
+                reason=f"engine does not declare option {', '.join(unplayable)}",
+            )
+        return Plan(HAND_WORKED, request, house=house, needed=needed)
+
+    def plan_case(
+        self,
+        method: str,
+        variant: str,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any],
+        expect: dict[str, Any],
+    ) -> Plan:
+        """How a table case with a hand-worked ``expect`` is judged on this engine."""
+        plan = self._prepare(method, variant, options, params)
+        if plan.kind == SKIP or not plan.house or not changes(variant, method, plan.house):
+            return Plan(plan.kind, plan.params, expect, plan.reason, plan.house, plan.needed)
+        answer = self._ask_reference(method, plan.params)
+        if answer is None:
+            return self._unjudged(plan, "the reference engine refuses it under them")
+        if not compare(method, expect, answer):
+            return Plan(HAND_WORKED, plan.params, expect, house=plan.house, needed=plan.needed)
+        if not self.derived:
+            return self._unjudged(plan, "they change its answer")
+        why = (
+            f"derived: the engine plays {plan.house_text} (the case needs {plan.needed_text}), "
+            "which changes the hand-worked answer; judged against the reference engine's "
+            "answer under the engine's options"
+        )
+        derived = derived_expectation(expect, answer)
+        return Plan(DERIVED, plan.params, derived, why, plan.house, plan.needed)
+
+    def plan_question(
+        self,
+        method: str,
+        variant: str,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any],
+    ) -> Plan:
+        """How a scenario's question is put to this engine. Its expectation is spelled out by the
+        Then steps afterwards, so the question runs under the engine's options only when the
+        reference engine answers it exactly as under the scenario's own."""
+        plan = self._prepare(method, variant, options, params)
+        if plan.kind == SKIP or not plan.house or not changes(variant, method, plan.house):
+            return plan
+        own = self._ask_reference(method, {**params, "variant": variant, "options": options})
+        house = self._ask_reference(method, plan.params)
+        if own is None or house is None:
+            return self._unjudged(plan, "the reference engine refuses it under them")
+        if compare(method, own, house):
+            return self._unjudged(plan, "they change its answer")
+        return plan
+
+    @staticmethod
+    def _unjudged(plan: Plan, why: str) -> Plan:
+        return Plan(
+            SKIP,
+            plan.params,
+            reason=f"engine plays {plan.house_text} (the case needs {plan.needed_text}): {why}",
+            house=plan.house,
+            needed=plan.needed,
+        )

@@ -1,0 +1,82 @@
+"""Engines that declare their house rules honestly, as real ones do: the reference engine playing
+one variant with a single value for some options, optionally carrying one planted bug (a mutant
+of ``tests.mutants``). ``python -m tests.house_engines NAME [MUTANT]`` serves one over stdio.
+
+The declarations are those of issue 17 (the house rules real engines were seen to play).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from pinochle_adapters import sdk
+from pinochle_adapters.reference import ReferenceEngine
+from tests import mutants
+
+
+@dataclass(frozen=True)
+class House:
+    """One engine's declaration: its one variant and the single value it plays per option."""
+
+    name: str
+    variant: str
+    options: dict[str, str]
+    bug: str
+    """A mutant whose rule the suite still judges under these house rules (first suspect)."""
+
+
+HOUSES = {
+    h.name: h
+    for h in (
+        House(
+            "dd-no-bid-to-win",
+            "double-deck",
+            {"bid_to_win": "off", "pinochle_scale": "comments"},
+            "arounds-missing-suit",
+        ),
+        House(
+            "sd-left-opens",
+            "single-deck",
+            {"first_bidder": "left-of-dealer", "pass_cards": "3", "double_run": "1500"},
+            "dix-ignored",
+        ),
+        House(
+            "online-1000",
+            "online",
+            {"target": "1000", "extra_trump_kq": "on"},
+            "online-raise-unlimited",
+        ),
+        House(
+            "dd-post-1945",
+            "double-deck",
+            {"run": "15", "trick_rules": "post-1945", "target": "1000"},
+            "no-last-trick",
+        ),
+    )
+}
+
+
+class HouseEngine(ReferenceEngine):
+    """The reference engine declaring one variant and the house's single option values."""
+
+    def __init__(self, house: House, bug: str | None = None) -> None:
+        super().__init__()
+        self.house = house
+        self.name = f"house-{house.name}" + (f"-{bug}" if bug else "")
+
+    @property
+    def variants(self) -> list[dict[str, Any]]:
+        """The house's variant with one value for each of its options."""
+        return [
+            {"id": self.house.variant, "options": {k: [v] for k, v in self.house.options.items()}}
+        ]
+
+
+def serve(name: str, bug: str | None = None) -> int:
+    """Serve house ``name`` (with mutant ``bug`` installed, if given) until shutdown."""
+    engine = HouseEngine(HOUSES[name], bug)
+    if bug is None:
+        return sdk.serve(engine)
+    with mutants.get(bug).installed():
+        return sdk.serve(engine)

@@ -1,0 +1,178 @@
+"""Judging engines that declare their house rules honestly (issue 17).
+
+Fast: every option's ``methods`` holds (no other method's answer changes under any of its
+values), and the decision of one case under house options. Slow (child suite runs): reference
+engines declaring the house rules real engines play have at least 85% of their variant's cases
+judged, fail nothing when clean, and name a planted bug's rule first.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pinochle_adapters.client import option_methods, protocol_defaults
+from pytest_pinochle.compare import compare
+from pytest_pinochle.house_rules import (
+    DERIVED,
+    HAND_WORKED,
+    SKIP,
+    HouseRules,
+    derived_expectation,
+    is_undeclared,
+    played_options,
+)
+from pytest_pinochle.report import NOTHING_JUDGED
+from pytest_pinochle.session import Reference
+from pytest_pinochle.tables import load_cases
+from specdata import option_choices, variant_ids
+from tests import mutants
+from tests.house_engines import HOUSES, House
+from tests.suite_runs import SuiteRun, python_engine, run_suite
+
+CASES = load_cases()
+
+
+@pytest.fixture(scope="module")
+def reference() -> Any:
+    ref = Reference()
+    yield ref
+    ref.close()
+
+
+@pytest.mark.parametrize("variant", variant_ids())
+def test_every_option_names_the_methods_it_can_change(variant: str, reference: Reference) -> None:
+    """Under every value of every option, each case of a method outside the option's
+    ``methods`` keeps its hand-worked answer: what lets such cases run unasked."""
+    scope = option_methods(variant)
+    choices = option_choices(variant)
+    assert set(scope) == set(choices), "every option names its methods"
+    wrong = []
+    for case in (c for c in CASES if c.variant == variant):
+        for name, values in choices.items():
+            if case.method in scope[name]:
+                continue
+            for value in values:
+                if case.options.get(name, protocol_defaults(variant)[name]) == value:
+                    continue
+                options = {**case.options, name: value}
+                answer = reference(case.method, {**case.request, "options": options})
+                if compare(case.method, case.expect, answer):
+                    wrong.append(f"{case.id} under {name}={value}")
+    assert not wrong
+
+
+def _info(variant: str, options: dict[str, list[str]], methods: list[str]) -> dict[str, Any]:
+    return {"variants": [{"id": variant, "options": options}], "methods": methods}
+
+
+def test_played_options_send_the_engines_values() -> None:
+    declared = {"pinochle_scale": ["comments"], "run": ["16", "15"]}
+    sent, house, needed, unplayable = played_options(declared, "double-deck", {"run": "15"})
+    assert sent == {"pinochle_scale": "comments", "run": "15"}
+    assert house == {"pinochle_scale": "comments"} and needed == {"pinochle_scale": "table"}
+    assert not unplayable
+    # An option the engine does not declare is played at the default, and not sent.
+    sent, house, needed, _ = played_options({}, "double-deck", {"queens_around": "8"})
+    assert sent == {} and house == {"queens_around": "6"} and needed == {"queens_around": "8"}
+
+
+def _case(case_id: str) -> Any:
+    return next(c for c in CASES if c.id == case_id)
+
+
+@pytest.mark.parametrize("derived", [True, False])
+def test_a_case_whose_answer_holds_runs_hand_worked(derived: bool, reference: Reference) -> None:
+    """A meld without pinochles keeps its answer under pinochle_scale=comments."""
+    case = next(
+        c
+        for c in CASES
+        if c.variant == "double-deck"
+        and c.method == "meld"
+        and not c.options
+        and "pinochle" not in str(c.expect)
+    )
+    rules = HouseRules(
+        _info("double-deck", {"pinochle_scale": ["comments"]}, ["meld"]), reference, derived
+    )
+    plan = rules.plan_case(case.method, case.variant, case.options, case.params, case.expect)
+    assert plan.kind == HAND_WORKED and plan.expect == case.expect
+    assert plan.params["options"] == {"pinochle_scale": "comments"}
+
+
+def test_a_case_whose_answer_changes_is_derived_or_skipped(reference: Reference) -> None:
+    case = _case("dd-meld-pinochle-triple")
+    info = _info("double-deck", {"pinochle_scale": ["comments"]}, ["meld"])
+    plan = HouseRules(info, reference, True).plan_case(
+        case.method, case.variant, case.options, case.params, case.expect
+    )
+    assert plan.kind == DERIVED and plan.expect is not None
+    assert plan.expect["total"] != case.expect["total"]  # 90 under the comments' scale
+    assert "pinochle_scale=comments" in plan.reason and "derived" in plan.reason
+    skipped = HouseRules(info, reference, False).plan_case(
+        case.method, case.variant, case.options, case.params, case.expect
+    )
+    assert skipped.kind == SKIP and "engine plays pinochle_scale=comments" in skipped.reason
+
+
+def test_undeclared_methods_and_variants_are_not_counted(reference: Reference) -> None:
+    rules = HouseRules(_info("double-deck", {}, ["meld"]), reference, True)
+    case = _case("dd-meld-pinochle-triple")
+    assert is_undeclared(rules.plan_case("auction", "double-deck", {}, {}, {}).reason)
+    assert is_undeclared(rules.plan_case("meld", "online", {}, case.params, case.expect).reason)
+
+
+def test_a_derived_expectation_keeps_the_fields_and_keys_the_case_names() -> None:
+    expect = {"legal": False, "violation": {"rule": "AUCTION-STEP"}, "melds": [{"id": "x"}]}
+    answer = {
+        "legal": True,
+        "violation": {"rule": "AUCTION-TURN", "index": 2, "message": "free text"},
+        "melds": [{"id": "run", "count": 1, "cards": ["As"]}],
+        "next_seat": 3,
+    }
+    assert derived_expectation(expect, answer) == {
+        "legal": True,
+        "violation": {"rule": "AUCTION-TURN"},
+        "melds": [{"id": "run"}],
+    }
+    # A null the case expects where the reference has an object: its free text is left out.
+    assert derived_expectation({"violation": None}, answer) == {
+        "violation": {"rule": "AUCTION-TURN", "index": 2}
+    }
+
+
+# --- whole suite runs against house-rule engines (child pytest) ---------------------------------
+
+
+def _counts(run: SuiteRun) -> tuple[int, int, int]:
+    """(cases of the variant, judged, failed or errored), from the run's report."""
+    cases = [c for c in run.outcomes.values() if not c.get("undeclared")]
+    judged = [c for c in cases if c["outcome"] != "skipped"]
+    bad = [c for c in judged if c["outcome"] in ("failed", "errored")]
+    return len(cases), len(judged), len(bad)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("house", HOUSES.values(), ids=list(HOUSES))
+def test_an_honest_house_engine_is_judged_on_its_variant(house: House) -> None:
+    clean = run_suite(python_engine("tests.house_engines", house.name), [house.variant])
+    total, judged, bad = _counts(clean)
+    assert clean.returncode == 0 and bad == 0, clean.tail()
+    assert judged >= 0.85 * total, f"{judged} of {total} judged\n{clean.tail()}"
+    assert "derived (not hand-worked" in clean.output or judged == total
+
+    buggy = run_suite(python_engine("tests.house_engines", house.name, house.bug), [house.variant])
+    assert buggy.returncode == 1, buggy.tail()
+    assert buggy.diagnosis, buggy.tail()
+    assert buggy.diagnosis[0]["rule"] == mutants.get(house.bug).caught_by, buggy.diagnosis[:3]
+
+
+@pytest.mark.slow
+def test_a_run_that_judges_nothing_fails() -> None:
+    """The double-deck engine asked only single-deck cases: all skipped, and red."""
+    table = "features/tables/meld-single-deck.yaml"
+    run = run_suite(python_engine("tests.house_engines", "dd-post-1945"), paths=[table])
+    assert run.returncode == 1, run.tail()
+    assert NOTHING_JUDGED.split(":")[0] in run.output
+    assert all(c["outcome"] == "skipped" for c in run.outcomes.values())
