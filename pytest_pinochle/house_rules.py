@@ -50,7 +50,8 @@ class Plan:
     reason: str = ""
     """Why a case is skipped; for a derived case, which house rules changed the answer."""
     house: dict[str, str] = field(default_factory=dict)
-    """The options the engine plays in place of the case's values (name -> engine's value)."""
+    """The options the engine plays in place of the case's values (name -> engine's value),
+    of those that can change the method's answers (the variant file's ``methods``)."""
     needed: dict[str, str] = field(default_factory=dict)
     """The case's values of those options (name -> value)."""
 
@@ -106,13 +107,6 @@ def played_options(
         if name in wanted or played != defaults.get(name):
             sent[name] = played
     return sent, house, needed, unplayable
-
-
-def changes(variant: str, method: str, house: Mapping[str, str]) -> bool:
-    """Whether any of the options played in place of the case's can change ``method``'s
-    answers (the variant file's ``methods`` of each option; an option that names none, any)."""
-    scope = option_methods(variant)
-    return any(method in scope.get(name, (method,)) for name in house)
 
 
 UNCOMPARED = ("message", "cards")
@@ -179,6 +173,10 @@ class HouseRules:
                 request,
                 reason=f"engine does not declare option {', '.join(unplayable)}",
             )
+        # Only the options that can change this method's answers are the case's concern.
+        scope = option_methods(variant)
+        house = {k: v for k, v in house.items() if method in scope.get(k, (method,))}
+        needed = {k: v for k, v in needed.items() if k in house}
         return Plan(HAND_WORKED, request, house=house, needed=needed)
 
     def plan_case(
@@ -191,7 +189,7 @@ class HouseRules:
     ) -> Plan:
         """How a table case with a hand-worked ``expect`` is judged on this engine."""
         plan = self._prepare(method, variant, options, params)
-        if plan.kind == SKIP or not plan.house or not changes(variant, method, plan.house):
+        if plan.kind == SKIP or not plan.house:
             return Plan(plan.kind, plan.params, expect, plan.reason, plan.house, plan.needed)
         answer = self._ask_reference(method, plan.params)
         if answer is None:
@@ -219,7 +217,7 @@ class HouseRules:
         Then steps afterwards, so the question runs under the engine's options only when the
         reference engine answers it exactly as under the scenario's own."""
         plan = self._prepare(method, variant, options, params)
-        if plan.kind == SKIP or not plan.house or not changes(variant, method, plan.house):
+        if plan.kind == SKIP or not plan.house:
             return plan
         own = self._ask_reference(method, {**params, "variant": variant, "options": options})
         house = self._ask_reference(method, plan.params)

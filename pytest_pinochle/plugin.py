@@ -63,6 +63,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "FILE.<worker> under xdist)",
     )
     group.addoption(
+        "--no-derived",
+        dest="derived",
+        action="store_false",
+        help="skip, rather than judge against the reference engine's answer (labelled derived "
+        "and counted apart), the cases whose hand-worked answer the engine's declared house "
+        "rules change",
+    )
+    group.addoption(
         "--conformance-report",
         metavar="PATH",
         default=None,
@@ -99,6 +107,7 @@ def pytest_configure(config: pytest.Config) -> None:
         validate=config.getoption("validate_protocol"),
         traffic_path=config.getoption("log_traffic"),
     )
+    state_of(config).derived = config.getoption("derived")
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
 
 
