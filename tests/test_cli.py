@@ -165,3 +165,14 @@ def test_fuzz_is_reached_through_the_face(capsys: pytest.CaptureFixture[str]) ->
         cli.main(["fuzz", "--help"])
     assert exit_.value.code == 0
     assert "--engine" in capsys.readouterr().out
+
+
+def test_test_help_leads_with_the_pinochle_options(capsys: pytest.CaptureFixture[str]) -> None:
+    """``pinochle test --help``: the suite's usage and options first, then pytest's help."""
+    assert cli.main(["test", "--help"]) == 0
+    out = capsys.readouterr().out
+    head, _, rest = out.partition("pytest's own options")
+    assert head.startswith("usage: pinochle test"), head[:200]
+    assert "--engine=COMMAND" in head and "--known-failures" in head
+    assert "--pinochle " not in head  # plain pytest's option: `pinochle test` needs none
+    assert "-k EXPRESSION" in rest and "pytest.main()" not in rest

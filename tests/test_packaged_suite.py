@@ -30,6 +30,8 @@ def test_the_packaged_suite_runs_from_a_directory_with_look_alike_packages(tmp_p
     assert all(node.startswith("features/") for node in cases), sorted(cases)[:3]
     assert {c["outcome"] for c in cases.values()} == {"passed"}
     assert not (FEATURES_DIR / ".pytest_cache").exists()
+    # The command imports no part before pytest, which can then rewrite the plugin's asserts.
+    assert "PytestAssertRewriteWarning" not in done.stdout + done.stderr
 
 
 def test_plain_pytest_with_the_plugin_option_runs_the_packaged_suite(tmp_path: Path) -> None:
