@@ -7,36 +7,78 @@ is any ``LineServer``, and both paths exchange the same JSON-RPC lines.
 
 from __future__ import annotations
 
-import collections
 import contextlib
 import ctypes
 import functools
 import importlib
 import itertools
 import json
-import os
 import queue
-import selectors
-import signal
-import subprocess
 import threading
 import time
-from pathlib import Path
 from typing import Any, Protocol, TextIO
 
 import specdata
 
 from . import protocol
+from .errors import (
+    QUOTE_LIMIT,
+    BadReply,
+    EngineCrashed,
+    EngineError,
+    EngineTimeout,
+    ErrorReply,
+    StartupFailed,
+    Unsupported,
+    one_line,
+)
+from .errors import TransportError as _TransportError
 from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, UNSUPPORTED
+from .transports import (
+    STDERR_LINE_LIMIT,
+    STDERR_LINES,
+    TRANSPORT_ENV,
+    TRANSPORTS,
+    default_transport,
+    subprocess_transport,
+)
+
+__all__ = [
+    "DEFAULT_STARTUP_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "MAX_CONSECUTIVE_TIMEOUTS",
+    "MAX_FAILED_STARTS",
+    "MAX_LINE_BYTES",
+    "QUOTE_LIMIT",
+    "STDERR_LINES",
+    "STDERR_LINE_LIMIT",
+    "STOP_GRACE",
+    "TRANSPORTS",
+    "TRANSPORT_ENV",
+    "WATCH_INTERVAL",
+    "BadReply",
+    "Engine",
+    "EngineCrashed",
+    "EngineError",
+    "EngineTimeout",
+    "ErrorReply",
+    "LineServer",
+    "StartupFailed",
+    "Unsupported",
+    "default_transport",
+    "load_server",
+    "open_engine",
+    "open_in_process",
+    "option_methods",
+    "protocol_defaults",
+]
 
 DEFAULT_TIMEOUT = 5.0
 """Seconds an engine has to answer one request (``--engine-timeout``)."""
-STDERR_LINES = 20
-"""How many of the engine's last stderr lines an error message quotes."""
-STDERR_LINE_LIMIT = 300
-"""Longest stderr line quoted (characters): one 100 MB line must not become a 100 MB message."""
-QUOTE_LIMIT = 500
-"""Longest stretch of an engine reply quoted in an error message (characters)."""
+DEFAULT_STARTUP_TIMEOUT = 30.0
+"""Seconds an engine has to start and answer ``initialize``, at first and after every restart
+(``--startup-timeout``); never less than the per-call timeout. A JVM, a .NET runtime or a
+virus-scanned interpreter can take seconds to start on a loaded machine."""
 MAX_FAILED_STARTS = 3
 """After this many failed starts in a row, calls fail at once with the last reason."""
 MAX_CONSECUTIVE_TIMEOUTS = 3
@@ -46,76 +88,6 @@ STOP_GRACE = 0.5
 """Seconds an engine has to exit after ``shutdown`` and the end of its stdin before it is killed."""
 WATCH_INTERVAL = 0.05
 """How often the in-process watchdog looks at the clock (the most a timeout can overshoot)."""
-
-
-# --- errors -------------------------------------------------------------------------------------
-
-
-class EngineError(Exception):
-    """The engine failed to answer properly: the case is errored, not failed.
-
-    ``reason`` is one line saying what went wrong; ``str()`` adds the reply (cut to QUOTE_LIMIT)
-    and the last lines of the engine's stderr (each cut to STDERR_LINE_LIMIT) below it.
-    """
-
-    def __init__(self, message: str, reply: str | None = None, stderr: str = "") -> None:
-        text = message
-        if reply is not None:
-            text += f"\n  reply: {_quote(reply)}"
-        if stderr:
-            text += "\n  engine stderr (last lines):\n" + _indent(stderr)
-        super().__init__(text)
-        self.reason = message
-        self.reply = reply
-        self.stderr = stderr
-
-
-class StartupFailed(EngineError):
-    """The engine could not be started, imported or initialised (or has failed to too often)."""
-
-
-class EngineCrashed(EngineError):
-    """The engine exited, closed its stdout or raised, instead of answering."""
-
-
-class EngineTimeout(EngineError):
-    """No reply within the timeout (or the method was given up after too many timeouts)."""
-
-
-class BadReply(EngineError):
-    """A reply that breaks the protocol: not UTF-8, too long, not JSON, wrong id, bad result."""
-
-
-class ErrorReply(EngineError):
-    """The engine answered the request with a JSON-RPC error."""
-
-
-class Unsupported(ErrorReply):
-    """The engine answered ``UNSUPPORTED``: a capability it lacks; ``message`` says which."""
-
-    def __init__(self, message: str, reply: str | None = None, stderr: str = "") -> None:
-        super().__init__(message, reply, stderr)
-        self.message = message
-
-
-def _quote(text: str) -> str:
-    text = text.rstrip("\n")
-    if len(text) > QUOTE_LIMIT:
-        return repr(text[:QUOTE_LIMIT]) + f" ... ({len(text)} characters)"
-    return repr(text)
-
-
-def _indent(text: str) -> str:
-    return "\n".join("    " + line for line in text.splitlines())
-
-
-class _TransportError(Exception):
-    """The transport could not deliver a reply; ``restart`` says the engine must be restarted."""
-
-    def __init__(self, kind: type[EngineError], message: str, *, restart: bool = True) -> None:
-        super().__init__(message)
-        self.kind = kind
-        self.restart = restart
 
 
 # --- transports ---------------------------------------------------------------------------------
@@ -272,9 +244,8 @@ class _InProcess:
     @staticmethod
     def _checked(ok: bool, value: str | BaseException) -> str:
         if isinstance(value, BaseException) or not ok:
-            summary = f"{type(value).__name__}: {value}".splitlines()[0][:300]
             raise _TransportError(
-                EngineCrashed, f"the in-process server raised {summary}", restart=False
+                EngineCrashed, f"the in-process server raised {one_line(value)}", restart=False
             )
         if not isinstance(value, str):
             raise _TransportError(
@@ -293,330 +264,6 @@ class _InProcess:
             self._worker = None
 
 
-class _StderrRing:
-    """The last STDERR_LINES lines of stderr, each cut to STDERR_LINE_LIMIT characters."""
-
-    def __init__(self) -> None:
-        self.lines: collections.deque[str] = collections.deque(maxlen=STDERR_LINES)
-        self._partial = bytearray()
-        self._dropped = 0
-
-    def feed(self, chunk: bytes) -> None:
-        parts = chunk.split(b"\n")
-        if len(parts) > STDERR_LINES + 1:  # earlier lines would scroll out anyway
-            self._partial.clear()
-            self._dropped = 0
-            parts = parts[-(STDERR_LINES + 1) :]
-        for i, part in enumerate(parts):
-            room = 4 * STDERR_LINE_LIMIT - len(self._partial)  # UTF-8 bytes for the characters
-            self._partial += part[: max(room, 0)]
-            self._dropped += max(len(part) - max(room, 0), 0)
-            if i < len(parts) - 1:
-                self.lines.append(self._text())
-                self._partial.clear()
-                self._dropped = 0
-
-    def _text(self) -> str:
-        text = self._partial.decode("utf-8", errors="replace").rstrip("\r")
-        extra = len(text) - STDERR_LINE_LIMIT
-        if extra > 0 or self._dropped:
-            more = max(extra, 0) + self._dropped
-            text = f"{text[:STDERR_LINE_LIMIT]}... ({more} more characters or bytes)"
-        return text
-
-    def tail(self) -> str:
-        lines = list(self.lines)
-        if self._partial:
-            lines.append(self._text())
-        return "\n".join(lines)
-
-
-def _describe_status(code: int) -> str:
-    if code < 0:
-        with contextlib.suppress(ValueError):
-            return f"the engine was killed by signal {signal.Signals(-code).name}"
-    return f"the engine exited with status {code}"
-
-
-def _pipe_writers(inodes: set[int]) -> set[int]:
-    """Other processes holding the write end of one of these pipes (Linux ``/proc``; else none).
-
-    An engine's child that left its process group (``setsid``) but kept stdout open is found
-    this way: ``killpg`` cannot reach it, and it would keep the pipe open for ever.
-    """
-    found: set[int] = set()
-    proc = Path("/proc")
-    if not inodes or not proc.is_dir():
-        return found
-    me = os.getpid()
-    targets = {f"pipe:[{ino}]" for ino in inodes}
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == me:
-            continue
-        with contextlib.suppress(OSError):
-            for fd in (entry / "fd").iterdir():
-                with contextlib.suppress(OSError):
-                    if os.readlink(fd) in targets and _is_write_end(entry / "fdinfo" / fd.name):
-                        found.add(int(entry.name))
-                        break
-    return found
-
-
-def _is_write_end(fdinfo: Path) -> bool:
-    for line in fdinfo.read_text().splitlines():
-        if line.startswith("flags:"):
-            return int(line.split()[1], 8) & os.O_ACCMODE == os.O_WRONLY
-    return False
-
-
-class _Subprocess:
-    """An engine started from a shell command line, kept running between calls.
-
-    One thread does all the I/O with a selector over stdin, stdout, stderr and a pidfd (an fd that
-    becomes readable when the engine exits): nothing ever blocks on a pipe, stderr is drained
-    while waiting (so the engine never blocks on a full pipe), and an exit is seen at once even
-    when an orphaned child keeps stdout open. The engine runs in its own process group.
-    """
-
-    def __init__(self, command: str) -> None:
-        self.command = command
-        self.description = f"engine {command!r}"
-        self.exits: list[str] = []
-        self._proc: subprocess.Popen[bytes] | None = None
-        self._selector: selectors.BaseSelector | None = None
-        self._pidfd = -1
-        self._buffer = bytearray()
-        self._stderr = _StderrRing()
-        self._inodes: set[int] = set()
-        self._exit_note: str | None = None
-
-    def start(self) -> None:
-        self._buffer = bytearray()
-        self._stderr = _StderrRing()
-        self._exit_note = None
-        try:
-            proc = subprocess.Popen(
-                self.command,
-                shell=True,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                bufsize=0,
-                start_new_session=os.name == "posix",
-            )
-        except OSError as e:
-            raise _TransportError(StartupFailed, f"cannot start: {e}") from None
-        self._proc = proc
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        selector = selectors.DefaultSelector()
-        for stream in (proc.stdin, proc.stdout, proc.stderr):
-            os.set_blocking(stream.fileno(), False)
-        selector.register(proc.stdout.fileno(), selectors.EVENT_READ, "stdout")
-        selector.register(proc.stderr.fileno(), selectors.EVENT_READ, "stderr")
-        self._inodes = {os.fstat(s.fileno()).st_ino for s in (proc.stdout, proc.stderr)}
-        self._pidfd = -1
-        with contextlib.suppress(AttributeError, OSError):  # Linux >= 5.3 only
-            self._pidfd = os.pidfd_open(proc.pid)
-            selector.register(self._pidfd, selectors.EVENT_READ, "exit")
-        self._selector = selector
-
-    def _take_line(self) -> str | None:
-        """The next whole non-blank line from the stdout buffer, or None."""
-        while (end := self._buffer.find(b"\n")) >= 0:
-            raw = bytes(self._buffer[:end])
-            del self._buffer[: end + 1]
-            if len(raw) > MAX_LINE_BYTES:
-                raise _TransportError(BadReply, self._too_long(len(raw)))
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError:
-                raise _TransportError(BadReply, f"the reply is not UTF-8: {raw[:200]!r}") from None
-            if text.strip():
-                return text.rstrip("\r")
-        if len(self._buffer) > MAX_LINE_BYTES:
-            raise _TransportError(BadReply, self._too_long(len(self._buffer)))
-        return None
-
-    @staticmethod
-    def _too_long(size: int) -> str:
-        return f"the reply line is over {MAX_LINE_BYTES} bytes ({size} bytes read)"
-
-    def _pump(self, wait: float, pending: memoryview | None) -> tuple[bool, memoryview | None]:
-        """One round of I/O for at most ``wait`` seconds; returns (engine exited, unsent bytes)."""
-        proc, selector = self._proc, self._selector
-        assert proc is not None and proc.stdin is not None and selector is not None
-        exited = False
-        events = selector.select(wait if self._pidfd >= 0 else min(wait, WATCH_INTERVAL))
-        for key, _ in events:
-            if key.data == "stdin" and pending is not None:
-                try:
-                    pending = pending[os.write(proc.stdin.fileno(), pending) :]
-                except BlockingIOError:
-                    pass
-                except OSError:
-                    raise _TransportError(
-                        EngineCrashed, f"cannot send the request: {self._note_exit()}"
-                    ) from None
-                if not pending:
-                    selector.unregister(proc.stdin.fileno())
-                    pending = None
-            elif key.data in ("stdout", "stderr"):
-                try:
-                    chunk = os.read(key.fd, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    selector.unregister(key.fd)
-                    exited = exited or key.data == "stdout"
-                elif key.data == "stdout":
-                    self._buffer += chunk
-                else:
-                    self._stderr.feed(chunk)
-            elif key.data == "exit":
-                exited = True
-        if self._pidfd < 0 and proc.poll() is not None:
-            exited = True
-        return exited, pending
-
-    def exchange(self, line: str, timeout: float) -> str:
-        proc, selector = self._proc, self._selector
-        if proc is None or proc.stdin is None or selector is None:
-            raise _TransportError(EngineCrashed, "the engine is not running")
-        deadline = time.monotonic() + timeout
-        data = memoryview(line.encode("utf-8") + b"\n")
-        try:
-            pending: memoryview | None = data[os.write(proc.stdin.fileno(), data) :]
-        except BlockingIOError:
-            pending = data
-        except OSError:
-            raise _TransportError(
-                EngineCrashed, f"cannot send the request: {self._note_exit()}"
-            ) from None
-        if pending:
-            selector.register(proc.stdin.fileno(), selectors.EVENT_WRITE, "stdin")
-        else:
-            pending = None
-        while True:
-            reply = self._take_line()
-            if reply is not None:
-                if pending is not None:
-                    selector.unregister(proc.stdin.fileno())
-                return reply
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                self.kill("a timeout")
-                raise _TransportError(
-                    EngineTimeout,
-                    f"no reply within {timeout:g} s (the engine was killed; it is restarted "
-                    "for the next call)",
-                )
-            exited, pending = self._pump(remaining, pending)
-            if exited:
-                self._drain(0.05)  # a reply written just before exiting still counts
-                reply = self._take_line()
-                if reply is not None:
-                    return reply
-                raise _TransportError(EngineCrashed, f"no reply: {self._note_exit()}")
-
-    def _drain(self, seconds: float) -> None:
-        """Read what stdout and stderr still hold, for at most ``seconds``."""
-        selector = self._selector
-        if selector is None:
-            return
-        end = time.monotonic() + seconds
-        while (left := end - time.monotonic()) > 0:
-            events = [k for k, _ in selector.select(left) if k.data in ("stdout", "stderr")]
-            if not events:
-                return
-            for key in events:
-                try:
-                    chunk = os.read(key.fd, 1 << 16)
-                except BlockingIOError:
-                    continue
-                if not chunk:
-                    selector.unregister(key.fd)
-                elif key.data == "stdout":
-                    if len(self._buffer) <= MAX_LINE_BYTES:
-                        self._buffer += chunk
-                else:
-                    self._stderr.feed(chunk)
-
-    def _note_exit(self) -> str:
-        """How the engine ended (waiting briefly for its status), recorded in ``exits``."""
-        proc = self._proc
-        if proc is None:
-            return "the engine is not running"
-        if self._exit_note is not None:
-            return self._exit_note
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=0.2)
-        code = proc.poll()
-        if code is None:
-            return "the engine closed its stdout but is still running"
-        self._exit_note = _describe_status(code)
-        self.exits.append(self._exit_note)
-        return self._exit_note
-
-    def stderr_tail(self) -> str:
-        if self._proc is not None and self._proc.poll() is not None:
-            self._drain(0.05)  # catch up with what a dead engine wrote last
-        return self._stderr.tail()
-
-    def kill(self, why: str) -> None:
-        """Kill the engine, its process group and any process still holding its output pipes."""
-        proc = self._proc
-        if proc is None:
-            return
-        # The group first, while the engine (alive or a zombie) still holds its id.
-        with contextlib.suppress(OSError):
-            if os.name == "posix":
-                os.killpg(proc.pid, signal.SIGKILL)
-        with contextlib.suppress(OSError):
-            proc.kill()
-        for pid in _pipe_writers(self._inodes):
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        with contextlib.suppress(subprocess.TimeoutExpired):
-            proc.wait(timeout=2)
-        if self._exit_note is None and proc.returncode is not None:
-            self._exit_note = _describe_status(proc.returncode)
-            if proc.returncode == -signal.SIGKILL:
-                self._exit_note += f" (after {why})"
-            self.exits.append(self._exit_note)
-
-    def stop(self, timeout: float) -> None:
-        """Close stdin, give the engine ``timeout`` seconds to exit, then kill what is left."""
-        proc = self._proc
-        if proc is None:
-            return
-        with contextlib.suppress(OSError):
-            if proc.stdin is not None:
-                if self._selector is not None:
-                    with contextlib.suppress(KeyError, ValueError):
-                        self._selector.unregister(proc.stdin.fileno())
-                proc.stdin.close()  # nothing else uses it: this never blocks
-        end = time.monotonic() + timeout
-        while proc.poll() is None and (left := end - time.monotonic()) > 0:
-            # Drain while waiting: an engine blocked writing to a full pipe cannot exit.
-            self._drain(min(left, WATCH_INTERVAL))
-        if self._exit_note is None and proc.returncode is not None:
-            self._exit_note = _describe_status(proc.returncode)
-            self.exits.append(self._exit_note)
-        self.kill("not exiting when told")
-        if self._selector is not None:
-            self._selector.close()
-            self._selector = None
-        for stream in (proc.stdout, proc.stderr):
-            with contextlib.suppress(OSError):
-                if stream is not None:
-                    stream.close()
-        if self._pidfd >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self._pidfd)
-            self._pidfd = -1
-        self._proc = None
-
-
 # --- the engine ---------------------------------------------------------------------------------
 
 
@@ -626,6 +273,8 @@ class Engine:
     ``info`` is the ``initialize`` result (None when the engine could not be initialised; then
     every call raises EngineError with the reason). A dead or killed engine is restarted, and
     ``initialize`` replayed, before the next call. ``exits`` lists how each engine process ended.
+    ``timeout`` bounds each rule call; ``startup_timeout`` bounds starting and ``initialize``
+    (None: the longer of ``timeout`` and DEFAULT_STARTUP_TIMEOUT).
     """
 
     def __init__(
@@ -636,11 +285,15 @@ class Engine:
         validate: bool,
         check_results: bool,
         traffic: TextIO | None = None,
+        startup_timeout: float | None = None,
     ) -> None:
         self._transport = transport
         self._traffic = traffic
         self._traffic_lock = threading.Lock()
         self.timeout = timeout
+        self.startup_timeout = (
+            max(timeout, DEFAULT_STARTUP_TIMEOUT) if startup_timeout is None else startup_timeout
+        )
         self.validate = validate
         self.check_results = check_results or validate
         self.info: dict[str, Any] | None = None
@@ -669,7 +322,13 @@ class Engine:
         return list(self._transport.exits)
 
     def _fail(self, kind: type[EngineError], message: str, reply: str | None = None) -> EngineError:
-        return kind(f"{self.description}: {message}", reply, self._transport.stderr_tail())
+        return kind(f"{self.description}: {message}", reply, self._stderr_tail())
+
+    def _stderr_tail(self) -> str:
+        try:
+            return self._transport.stderr_tail()
+        except Exception:  # quoting stderr must never hide the failure being reported
+            return ""
 
     def _ensure_started(self) -> None:
         if self._closed:
@@ -682,9 +341,14 @@ class Engine:
                 f"{self._start_error}"
             )
         try:
-            self._transport.start()
+            try:
+                self._transport.start()
+            except (OSError, ValueError) as e:  # what the transport did not word itself
+                raise _TransportError(StartupFailed, f"cannot start: {one_line(e)}") from None
             self._running = True
-            info = self._exchange("initialize", {"protocol": PROTOCOL_VERSION})
+            info = self._exchange(
+                "initialize", {"protocol": PROTOCOL_VERSION}, self.startup_timeout
+            )
             if info.get("protocol") != PROTOCOL_VERSION:
                 raise self._fail(
                     StartupFailed,
@@ -693,7 +357,7 @@ class Engine:
                 )
         except (EngineError, _TransportError) as e:
             self._failed_starts += 1
-            stderr = e.stderr if isinstance(e, EngineError) else self._transport.stderr_tail()
+            stderr = e.stderr if isinstance(e, EngineError) else self._stderr_tail()
             self._stop_quietly()
             reason = e.reason if isinstance(e, EngineError) else str(e)
             reason = reason.removeprefix(f"{self.description}: ")
@@ -724,7 +388,9 @@ class Engine:
         with contextlib.suppress(Exception):
             self._transport.stop(STOP_GRACE)
 
-    def _exchange(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    def _exchange(
+        self, method: str, params: dict[str, Any], timeout: float | None = None
+    ) -> dict[str, Any]:
         request_id = next(self._ids)
         if self.validate:
             problem = protocol.check_params(method, params)
@@ -734,10 +400,13 @@ class Engine:
         line = protocol.encode(protocol.request(request_id, method, params))
         self._log(">", line)
         try:
-            reply = self._transport.exchange(line, self.timeout)
+            try:
+                reply = self._transport.exchange(line, self.timeout if timeout is None else timeout)
+            except (OSError, ValueError) as e:  # what the transport did not word itself
+                raise _TransportError(EngineCrashed, f"the pipes failed: {one_line(e)}") from None
         except _TransportError as e:
             self._log("!", f"{method}: {e}")
-            tail = self._transport.stderr_tail()
+            tail = self._stderr_tail()
             if e.restart:
                 self._stop_quietly()
             if e.kind is EngineTimeout:
@@ -940,19 +609,26 @@ def open_engine(
     timeout: float = DEFAULT_TIMEOUT,
     validate: bool = False,
     traffic: TextIO | None = None,
+    startup_timeout: float | None = None,
+    transport: str | None = None,
 ) -> Engine:
     """An engine started from a shell command line, speaking the protocol on stdin/stdout.
 
-    ``timeout`` bounds each request (seconds). Every result is checked against the method's
-    schema; ``validate=True`` also checks every request the suite sends. ``traffic`` receives
-    every request and reply line, ``initialize`` included (see ``Engine.log_traffic``).
+    ``timeout`` bounds each request (seconds); ``startup_timeout`` bounds starting it and its
+    ``initialize``, at first and after every restart (None: the longer of ``timeout`` and
+    DEFAULT_STARTUP_TIMEOUT). Every result is checked against the method's schema;
+    ``validate=True`` also checks every request the suite sends. ``traffic`` receives every
+    request and reply line, ``initialize`` included (see ``Engine.log_traffic``). ``transport``
+    is ``"select"`` or ``"threads"`` (None: ``$PINOCHLE_TRANSPORT``, else ``select`` on POSIX
+    and ``threads`` on Windows); an unknown one raises StartupFailed.
     """
     return Engine(
-        _Subprocess(command),
+        subprocess_transport(command, transport),
         timeout=timeout,
         validate=validate,
         check_results=True,
         traffic=traffic,
+        startup_timeout=startup_timeout,
     )
 
 
@@ -963,9 +639,10 @@ def open_in_process(
     validate: bool = False,
     trusted: bool = False,
     traffic: TextIO | None = None,
+    startup_timeout: float | None = None,
 ) -> Engine:
     """An engine answering in this process through ``server.handle_line``: the same lines as a
-    subprocess, with the same timeout (see ``_InProcess`` for what a timeout can and cannot stop).
+    subprocess, with the same timeouts (see ``_InProcess`` for what a timeout can and cannot stop).
 
     ``trusted`` is for the suite's own reference engine: its results are not re-checked against
     the result schemas (``validate=True`` checks everything anyway) and its calls run in the
@@ -978,6 +655,7 @@ def open_in_process(
         validate=validate,
         check_results=not trusted,
         traffic=traffic,
+        startup_timeout=startup_timeout,
     )
 
 
@@ -1002,8 +680,7 @@ def load_server(target: str) -> LineServer:
     try:
         server = factory()
     except Exception as e:
-        summary = f"{type(e).__name__}: {e}".splitlines()[0][:300]
-        raise StartupFailed(f"{target!r}: {attr}() failed: {summary}") from None
+        raise StartupFailed(f"{target!r}: {attr}() failed: {one_line(e)}") from None
     if not callable(getattr(server, "handle_line", None)):
         raise StartupFailed(f"{target!r}: {attr}() gave {type(server).__name__}, no handle_line")
     line_server: LineServer = server

