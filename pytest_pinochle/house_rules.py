@@ -166,7 +166,7 @@ class HouseRules:
         if declared is None:
             return Plan(SKIP, dict(params), reason=f"engine does not implement {variant}")
         sent, house, needed, unplayable = played_options(declared, variant, options)
-        request = {**params, "variant": variant, "options": sent}
+        request = {"variant": variant, "options": sent, **params}
         if unplayable:
             return Plan(
                 SKIP,
@@ -219,7 +219,7 @@ class HouseRules:
         plan = self._prepare(method, variant, options, params)
         if plan.kind == SKIP or not plan.house:
             return plan
-        own = self._ask_reference(method, {**params, "variant": variant, "options": options})
+        own = self._ask_reference(method, {"variant": variant, "options": options, **params})
         house = self._ask_reference(method, plan.params)
         if own is None or house is None:
             return self._unjudged(plan, "the reference engine refuses it under them")

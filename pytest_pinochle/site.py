@@ -231,7 +231,8 @@ def cell(items: Iterable[Item], slug: str) -> Cell:
     counts = dict.fromkeys(STATUSES, 0)
     for item in items:
         verdict = item.verdicts.get(slug)
-        if verdict is not None:
+        # A case of a variant or method the engine does not declare is no case of its.
+        if verdict is not None and not verdict.get("undeclared"):
             counts[str(verdict["outcome"])] += 1
     return Cell(counts)
 
