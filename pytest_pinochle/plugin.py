@@ -45,6 +45,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="seconds an engine may take to answer one call (default 5)",
     )
     group.addoption(
+        "--startup-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds an engine may take to start and answer initialize, at first and after "
+        "every restart (default: 30, or --engine-timeout if longer)",
+    )
+    group.addoption(
         "--validate-protocol",
         action="store_true",
         help="check every message against the protocol schemas",
@@ -108,6 +116,7 @@ def pytest_configure(config: pytest.Config) -> None:
         traffic_path=config.getoption("log_traffic"),
     )
     state_of(config).derived = config.getoption("derived")
+    state_of(config).startup_timeout = config.getoption("startup_timeout")
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
 
 

@@ -120,6 +120,8 @@ class RunState:
     derived: bool = True
     """Whether a case whose answer the engine's house rules change is judged against the
     reference engine's answer (derived) or skipped (``--no-derived``)."""
+    startup_timeout: float | None = None
+    """``--startup-timeout``: for starting the engine and ``initialize`` (None: the client's)."""
     _engine: ModelledEngine | None = None
     _reference: Reference | None = None
     _error: EngineError | None = None
@@ -150,10 +152,15 @@ class RunState:
                         validate=self.validate,
                         trusted=True,
                         traffic=traffic,
+                        startup_timeout=self.startup_timeout,
                     )
                 else:
                     opened = open_engine(
-                        self.command, timeout=self.timeout, validate=self.validate, traffic=traffic
+                        self.command,
+                        timeout=self.timeout,
+                        validate=self.validate,
+                        traffic=traffic,
+                        startup_timeout=self.startup_timeout,
                     )
                 self._reference = Reference(max(self.timeout, 10.0))
                 self._engine = ModelledEngine(opened, self._reference, self.derived)
