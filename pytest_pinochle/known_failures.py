@@ -2,8 +2,11 @@
 engine's CI can be green while it fixes them; ``--write-known-failures FILE`` writes the list.
 
 A case entry is strict per case: a listed case that passes fails the run ("fixed: remove it from
-FILE"). A rule entry covers every case testing or using the rule; the run fails when all of its
-cases that ran pass. An ID the suite does not have is a usage error naming the file and line.
+FILE"). A rule entry covers the cases testing or using the rule that fail (each an expected
+failure); those that pass simply pass. It is strict as a whole: when none of its cases that ran
+fails, the run fails with one "fixed: remove it" line. An ID the suite does not have is a usage
+error naming the file and line. A known failure still counts as failed in the per-rule view and
+the diagnosis (marked known); a listed case that passes counts as passed.
 """
 
 from __future__ import annotations
@@ -148,6 +151,11 @@ _STATE = pytest.StashKey[_State]()
 _ENTRY = pytest.StashKey[Entry]()
 _KNOWN_ATTR = "pinochle_known_failure"
 """Report attribute (it crosses xdist): the line of the entry that lists the item."""
+KNOWN_ENTRY_ATTR = "pinochle_known_entry"
+"""Report attribute of an item that failed as listed: the entry's reason and link (the report's
+``known_failure``)."""
+FIXED_ATTR = "pinochle_fixed"
+"""Report attribute of a listed case that passed: it fails the run, but the case passed."""
 _CASE_ATTR = "pinochle_failure_entry"
 """Report attribute: the entry ``--write-known-failures`` would write for a failing item."""
 
@@ -250,6 +258,10 @@ def _first_line(report: pytest.TestReport) -> str:
     return (lines[0] if lines else report.outcome)[:REASON_LIMIT]
 
 
+def _reason(state: _State, entry: Entry) -> str:
+    return f"known failure ({state.shown(entry)}): {entry.reason}"
+
+
 def fixed_entries(state: _State) -> list[Entry]:
     """Rule entries whose cases all passed (at least one ran); case entries fail on their own."""
     out = []
@@ -298,9 +310,11 @@ class KnownFailures:
             entry = _entry_for(state, item)
             if entry is None:
                 continue
-            reason = f"known failure ({state.shown(entry)}): {entry.reason}"
-            # A case entry is strict: the case passing means the engine was fixed.
-            item.add_marker(pytest.mark.xfail(reason=reason, strict=entry.case is not None))
+            if entry.case is not None:
+                # A case entry is strict: the case passing means the engine was fixed.
+                item.add_marker(pytest.mark.xfail(reason=_reason(state, entry), strict=True))
+            # A rule entry marks nothing: its failing cases are made expected failures once
+            # they fail (``pytest_runtest_makereport``), its passing cases just pass.
             item.stash[_ENTRY] = entry
 
     @pytest.hookimpl(wrapper=True, tryfirst=True)  # outermost: sees xfail's verdict
@@ -312,13 +326,22 @@ class KnownFailures:
             return report
         state = self.state
         entry = item.stash.get(_ENTRY, None)
+        if entry is not None and entry.rule is not None and report.when == "call" and report.failed:
+            report.outcome = "skipped"
+            report.wasxfail = _reason(state, entry)
         if entry is not None and (report.when == "call" or not report.passed):
             setattr(report, _KNOWN_ATTR, entry.line)
             if report.failed and str(report.longrepr).startswith("[XPASS(strict)]"):
+                setattr(report, FIXED_ATTR, True)
                 report.longrepr = (
                     f"fixed: remove it from {state.shown(entry)} ({entry.what}): "
                     f"the case passes now (listed because: {entry.reason})"
                 )
+            if report.skipped and hasattr(report, "wasxfail"):
+                known = {"reason": entry.reason}
+                if entry.link is not None:
+                    known["link"] = entry.link
+                setattr(report, KNOWN_ENTRY_ATTR, known)
         failing = report.failed or (report.skipped and hasattr(report, "wasxfail"))
         if failing and state.write_to is not None:
             if entry is not None and entry.case is not None:

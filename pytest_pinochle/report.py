@@ -8,7 +8,7 @@ diagnosis (``diagnosis``) names the rules most likely wrong, and the JSON names 
 from __future__ import annotations
 
 import json
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Generator
 from datetime import UTC, datetime
 from importlib import metadata
@@ -23,6 +23,7 @@ from . import diagnosis
 from .diagnosis import Charge, Outcome
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .house_rules import DERIVED, is_undeclared
+from .known_failures import FIXED_ATTR, KNOWN_ENTRY_ATTR
 from .session import REFERENCE_SHOWN, state_of
 from .tables import EXPECTATION_PROPERTY, CaseFailed, CaseItem, request_line
 from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item, options_of, variant_of
@@ -55,7 +56,10 @@ CHARGE_PROPERTY = "charge"
 def outcome_of(report: pytest.TestReport) -> str:
     """The one decision: a wrong answer in the call phase fails; anything else that goes wrong
     (the engine misbehaving, a setup or teardown fault) errors."""
-    if report.failed:
+    if getattr(report, FIXED_ATTR, False):
+        return "passed"  # a listed known failure that passes: it fails the run, not the rule
+    known = report.skipped and hasattr(report, "wasxfail")  # failed as --known-failures lists
+    if report.failed or known:
         engine_error = any(key == ENGINE_ERROR for key, _ in report.user_properties)
         return "failed" if report.when == "call" and not engine_error else "errored"
     return "skipped" if report.skipped else "passed"
@@ -172,6 +176,8 @@ class Reporter:
         self.skips: dict[str, str] = {}
         self.derived: set[str] = set()
         """Items judged on a derived expectation (``house_rules``), counted apart."""
+        self.known: dict[str, dict[str, str]] = {}
+        """Node ID -> the known-failures entry (reason, link) of an item that failed as listed."""
         self.details: dict[str, dict[str, Any]] = {}
         self.messages: dict[str, str] = {}
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
@@ -237,6 +243,9 @@ class Reporter:
             self.details[report.nodeid] = detail
         if property_of(report, EXPECTATION_PROPERTY) == DERIVED:
             self.derived.add(report.nodeid)
+        known = getattr(report, KNOWN_ENTRY_ATTR, None)
+        if isinstance(known, dict):
+            self.known[report.nodeid] = known
         if status in ("failed", "errored") and report.longrepr is not None:
             self.messages[report.nodeid] = report.longreprtext[:MESSAGE_LIMIT]
         if status == "skipped" and isinstance(report.longrepr, tuple):
@@ -316,6 +325,8 @@ class Reporter:
                 cases[node]["message"] = self.messages[node]
             if o.charge is not None:
                 cases[node]["charge"] = o.charge.as_dict()
+            if node in self.known and o.status in ("failed", "errored"):
+                cases[node]["known_failure"] = self.known[node]
         return {
             "format": REPORT_FORMAT,
             "suite": {"name": "pinochle-spec", "version": _suite_version()},
@@ -348,6 +359,7 @@ class Reporter:
         tr = terminalreporter
         tr.write_sep("=", "conformance by rule")
         tr.write_line(f"engine: {self.engine_line()}")
+        known = Counter(self.outcomes[n].rule for n in self.known if n in self.outcomes)
         if failing:
             width = max(len(r) for r in failing)
             tr.write_line(f"{'rule':<{width}}  failed  errored  skipped  passed")
@@ -355,7 +367,7 @@ class Reporter:
                 c = per_rule[rule]
                 tr.write_line(
                     f"{rule:<{width}}  {c['failed']:>6}  {c['errored']:>7}  {c['skipped']:>7}  "
-                    f"{c['passed']:>6}"
+                    f"{c['passed']:>6}" + (f"  ({known[rule]} known)" if known[rule] else "")
                 )
         if partly:
             tr.write_line(f"passing, with skipped cases: {', '.join(partly)}")
@@ -373,7 +385,9 @@ class Reporter:
         passing = len(per_rule) - len(failing) - len(skipped_only)
         tr.write_line(
             f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
-            f"{totals['failed']} failed, {totals['errored']} errored, {totals['skipped']} skipped; "
+            f"{totals['failed']} failed, {totals['errored']} errored"
+            + (f" ({sum(known.values())} of them known)" if known else "")
+            + f", {totals['skipped']} skipped; "
             f"{len(per_rule)} rules tested: {len(failing)} with a failure or error, "
             f"{passing} passing, {len(skipped_only)} only skipped"
         )
