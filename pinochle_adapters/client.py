@@ -298,6 +298,9 @@ class Engine:
         self.check_results = check_results or validate
         self.info: dict[str, Any] | None = None
         self._ids = itertools.count(1)
+        self.last_request: str | None = None
+        """The last request line sent, byte for byte (its id included): what a report shows so
+        that a failure can be replayed into the engine as it is."""
         self._running = False
         self._failed_starts = 0
         self._start_error: str | None = None
@@ -398,6 +401,8 @@ class Engine:
                 # The suite's own request is wrong: not the engine's fault, but not a pass either.
                 raise EngineError(f"{method}: the suite's request fails the protocol: {problem}")
         line = protocol.encode(protocol.request(request_id, method, params))
+        if method in protocol.RULE_METHODS:
+            self.last_request = line
         self._log(">", line)
         try:
             try:

@@ -47,6 +47,8 @@ class Situation:
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])
     method: str | None = None
     params: dict[str, Any] = field(default_factory=dict)
+    sent_line: str | None = None
+    """The last question's request line as the engine received it (its id included)."""
     answer: dict[str, Any] = field(default_factory=dict)
     expected_melds: list[dict[str, Any]] = field(default_factory=list)
     """Melds the Then steps have named so far (for "the meld has nothing else")."""
@@ -81,7 +83,10 @@ class Situation:
         self.method = method
         self.expected = {}
         self.params = plan.params
-        self.answer = self.engine.call(method, self.params)
+        try:
+            self.answer = self.engine.call(method, self.params)
+        finally:
+            self.sent_line = self.engine.last_request
         return self.answer
 
     def deal_sorted(self, put: str | None = None, take: str | None = None) -> None:

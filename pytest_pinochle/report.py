@@ -144,13 +144,16 @@ def _request_shown(item: pytest.Item) -> str:
 def _details(item: pytest.Item) -> dict[str, Any]:
     """What a report says of a case besides its verdict: where it runs and what it asked."""
     variant, options = variant_of(item), options_of(item)
+    sent: str | None = None
     if isinstance(item, CaseItem):
         method: str | None = item.case.method
         params: dict[str, Any] | None = item.sent
+        sent = item.sent_line
     else:
         situation = item.stash.get(SITUATION_KEY, None)
         method = getattr(situation, "method", None)
         params = getattr(situation, "params", None)
+        sent = getattr(situation, "sent_line", None)
         if situation is not None and situation.variant is not None:
             # What the scenario's steps actually set: an Outline's option marks are shared by
             # all its rows, so the marks alone cannot say which row set which value.
@@ -159,7 +162,7 @@ def _details(item: pytest.Item) -> dict[str, Any]:
         "variant": variant,
         "options": options,
         "method": method,
-        "request": _request_line(method, params),
+        "request": sent or _request_line(method, params),
     }
 
 

@@ -54,6 +54,7 @@ class ModelledEngine:
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """The engine's answer to ``params`` put in its declared model, read back into the
         cases' model; ``pytest.skip`` for a case its model has no call for."""
+        self.engine.last_request = None  # set again by the line this call sends
         capabilities = self.capabilities
         if capabilities.is_default:
             return self.engine.call(method, params)

@@ -6,7 +6,6 @@ params schema), so a typo is a data error naming file and line, never charged to
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -358,10 +357,10 @@ class TableFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
-def request_line(method: str, params: dict[str, Any]) -> str:
-    """A request as one JSON line, as the engine receives it but for the id: replayable."""
-    request = {"jsonrpc": "2.0", "method": method, "params": params}
-    return json.dumps(request, ensure_ascii=False, separators=(",", ":"))
+def request_line(method: str, params: dict[str, Any], request_id: int = 1) -> str:
+    """A request as one JSON line, replayable into an engine as it is (the line a case sent is
+    shown as sent, its id included: ``CaseItem.sent_line``; this one is for a case not sent)."""
+    return protocol.encode(protocol.request(request_id, method, params))
 
 
 EXPECTATION_PROPERTY = "expectation"
@@ -384,6 +383,8 @@ class CaseItem(pytest.Item):
         self.case = case
         self.answer: dict[str, Any] | None = None
         self.plan: Plan | None = None
+        self.sent_line: str | None = None
+        """The request line the engine received, byte for byte (None until one was sent)."""
         self.add_marker(pytest.mark.rule(id=case.rule))
         for rule in case.uses:
             self.add_marker(pytest.mark.uses(id=rule))
@@ -401,7 +402,10 @@ class CaseItem(pytest.Item):
         if plan.kind == SKIP or plan.expect is None:
             pytest.skip(plan.reason)
         self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))
-        self.answer = engine.call(case.method, plan.params)
+        try:
+            self.answer = engine.call(case.method, plan.params)
+        finally:
+            self.sent_line = engine.last_request
         mismatches = compare(case.method, plan.expect, self.answer)
         if mismatches:
             raise CaseFailed(mismatches)
@@ -410,6 +414,11 @@ class CaseItem(pytest.Item):
     def sent(self) -> dict[str, Any]:
         """The params put to the engine: the case's, under the options the engine plays."""
         return self.plan.params if self.plan is not None else self.case.request
+
+    @property
+    def request_shown(self) -> str:
+        """The line to replay the case: the one sent, else the one that would be sent."""
+        return self.sent_line or request_line(self.case.method, self.sent)
 
     @property
     def expected(self) -> dict[str, Any]:
@@ -460,7 +469,7 @@ class CaseItem(pytest.Item):
     ) -> str | Any:
         error = excinfo.value
         # The exact line sent (as the JSON report's ``request``): paste it into the engine.
-        request = f"\n  request: {request_line(self.case.method, self.sent)}"
+        request = f"\n  request: {self.request_shown}"
         if isinstance(error, CaseFailed):
             return (
                 self.describe("wrong answer in")

@@ -10,6 +10,7 @@ import sys
 
 import pytest
 
+from pinochle_adapters.client import load_server
 from pytest_pinochle.case import FAILED, PASSED, USAGE, run_case
 from pytest_pinochle.tables import load_cases, request_line
 
@@ -62,6 +63,7 @@ def test_a_wrong_answer_shows_the_mismatch_and_fails() -> None:
     assert "why: 3 in counters plus 2 for the last trick." in text
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("at_root")
 def test_a_scenario_runs_by_its_node_id() -> None:
     status, text = run(WHOLE_DECK, MUTANT)
@@ -84,6 +86,7 @@ def test_an_engine_error_is_shown_and_fails() -> None:
     assert "engine error:" in text and "request: {" in text
 
 
+@pytest.mark.slow
 def test_every_failure_and_error_ends_with_its_request_line() -> None:
     """Table cases (repr_failure) and scenarios (the reporter) alike: the line is the report's
     ``request``, so it can be pasted into the engine as it is."""
@@ -99,4 +102,12 @@ def test_every_failure_and_error_ends_with_its_request_line() -> None:
         assert message.rstrip().endswith(f"request: {outcome['request']}"), (node, message)
     table = failed["features/tables/card-points-double-deck.yaml::dd-pts-last-trick"]
     case = next(c for c in load_cases() if c.id == "dd-pts-last-trick")
-    assert table["request"] == request_line(case.method, case.request)
+    sent = json.loads(table["request"])
+    assert sent["params"] == case.request and sent["method"] == case.method
+    assert isinstance(sent["id"], int) and sent["id"] > 1  # the id it was sent with
+    # The line replays into an SDK engine as it is: an answer with that id, not -32600.
+    server = load_server("pinochle_adapters.reference:server")
+    reply = json.loads(server.handle_line(table["request"]))
+    assert reply.get("id") == sent["id"] and "result" in reply, table["request"]
+    # A case not sent shows the line it would send, replayable too (id 1).
+    assert json.loads(request_line(case.method, case.request))["id"] == 1

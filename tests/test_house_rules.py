@@ -8,6 +8,7 @@ judged, fail nothing when clean, and name a planted bug's rule first.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -166,6 +167,12 @@ def test_an_honest_house_engine_is_judged_on_its_variant(house: House) -> None:
     assert buggy.returncode == 1, buggy.tail()
     assert buggy.diagnosis, buggy.tail()
     assert buggy.diagnosis[0]["rule"] == mutants.get(house.bug).caught_by, buggy.diagnosis[:3]
+    # Each failure's request line is what the engine received: its own options, its id.
+    for case in buggy.outcomes.values():
+        if case["outcome"] == "failed":
+            sent = json.loads(case["request"])
+            assert house.options.items() <= sent["params"]["options"].items(), sent
+            assert isinstance(sent["id"], int)
 
 
 @pytest.mark.slow
