@@ -38,6 +38,10 @@ MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
 CALL = "call "
 """How a charge of an auction case names its call (``call 0 (seat 1: bid 150)``)."""
+HAND = "the hand"
+"""Where a whole hand or game differs when no point of divergence is found."""
+WHOLE = ("play_hand", "play_game")
+"""The methods that play a whole hand (or game): their failures are not direct evidence."""
 FIELD = "field "
 """How a charge of a case asking one question names the field that first differs
 (``field min_bid``, ``field delta (team 1)``)."""
@@ -338,7 +342,15 @@ def _state_divergence(
             else ("POINTS-COUNTERS", "POINTS-LAST-TRICK")
         )
         return Charge(found, "card points", f"expected {want_points}, engine {got_points}")
-    score_rules = _family(rules, ("SCORE-", "MELD-MINIMUM"), ["SCORE-MADE", "SCORE-SET"])
+    # A hand that ends early is scored by the rule that ends it (a thrown-in hand costs the
+    # bid: SCORE-THROW-IN), before the case's own scoring rules.
+    ended = {
+        "thrown_in": ("SCORE-THROW-IN", "SCORE-FORCED-THROW-IN"),
+        "no_marriage": ("TRUMP-NO-MARRIAGE",),
+        "meld_short": ("MELD-SHORT-BIDDER",),
+    }.get(str(expect.get("outcome")), ())
+    played = _family(rules, ("SCORE-", "MELD-MINIMUM"), ["SCORE-MADE", "SCORE-SET"])
+    score_rules = tuple(dict.fromkeys([*ended, *played]))
     for key in ("delta", "scores"):
         if differs(key):
             return Charge(score_rules, key, f"expected {expect[key]}, engine {answer.get(key)}")
@@ -374,11 +386,84 @@ def charge_case(
         found = auction_divergence(expect, answer, calls, rule)
         if found is None:
             found = auction_state_divergence(expect, answer, calls, (rule, *uses))
+    elif method == "play_game":
+        found = game_divergence(expect, answer, params, rule, uses)
     elif method == "meld":
         found = meld_divergence(expect, answer, rule)
     elif method == "score_hand":
         found = score_divergence(params, expect, answer, (rule, *uses))
-    return found if found is not None else Charge((rule,), "answer", detail)
+    if found is not None:
+        return found
+    # A whole hand or game that differs where no divergence is placed (a scenario's step that
+    # checks a field the charge does not see) accuses its rule only as a whole hand does.
+    return Charge((rule,), HAND if method in WHOLE else "answer", detail)
+
+
+def game_divergence(
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    params: Mapping[str, Any],
+    rule: str,
+    uses: Sequence[str] = (),
+) -> Charge | None:
+    """The first point where a ``play_game`` answer leaves the expected game: each hand in order
+    (its dealer, then as ``hand_divergence`` places it), the step refused, then the game's
+    scores, winner and next dealer."""
+    lists = [list(a) if isinstance(a, list) else [] for a in params.get("actions") or []]
+    want_hands, got_hands = expect.get("hands"), answer.get("hands")
+    got_hands = got_hands if isinstance(got_hands, list) else []
+    if isinstance(want_hands, list):
+        for k, want in enumerate(want_hands):
+            got = got_hands[k] if k < len(got_hands) and isinstance(got_hands[k], Mapping) else {}
+            if not isinstance(want, Mapping):
+                continue
+            if "dealer" in want and want["dealer"] != got.get("dealer"):
+                detail = f"expected seat {want['dealer']}, engine {got.get('dealer')}"
+                return Charge(("DEAL-ROTATION",), f"hand {k + 1} dealer", detail)
+            actions = lists[k] if k < len(lists) else []
+            found = hand_divergence(want, got, actions, rule, uses)
+            if found is not None:
+                return Charge(found.rules, f"hand {k + 1} {found.at}", found.detail)
+    refused = _game_refusal(expect.get("first_illegal"), answer.get("first_illegal"), lists)
+    if refused is not None:
+        return refused
+    rules = (rule, *uses)
+
+    def differs(key: str) -> bool:
+        return key in expect and bool(compare_at("play_game", key, expect[key], answer.get(key)))
+
+    shown = "expected {}, engine {}".format
+    if differs("scores"):
+        found_rules = _family(rules, ("SCORE-", "GAME-"), ["SCORE-MADE", "SCORE-SET"])
+        return Charge(found_rules, "scores", shown(expect["scores"], answer.get("scores")))
+    if differs("game_winner"):
+        found_rules = _family(rules, ("GAME-",), ["GAME-TARGET"])
+        winner = shown(expect["game_winner"], answer.get("game_winner"))
+        return Charge(found_rules, "game winner", winner)
+    if differs("next_dealer"):
+        dealer = shown(expect["next_dealer"], answer.get("next_dealer"))
+        return Charge(("DEAL-ROTATION", "GAME-TARGET"), "next dealer", dealer)
+    return None
+
+
+def _game_refusal(want: Any, got: Any, lists: Sequence[Sequence[str]]) -> Charge | None:
+    """A step of a game refused by one side only, or under another rule: placed in the first
+    hand either side refuses, as a hand's refusal is."""
+
+    def hand_of(x: Any) -> float:
+        hand = x.get("hand") if isinstance(x, Mapping) else None
+        return hand if isinstance(hand, int) else math.inf
+
+    first = min(hand_of(want), hand_of(got))
+    if first == math.inf:
+        return None
+    hand = int(first)
+    actions = lists[hand] if hand < len(lists) else []
+    mine = [x if hand_of(x) == hand else None for x in (want, got)]
+    found = _refusal(mine[0], mine[1], [str(a) for a in actions])
+    return (
+        None if found is None else Charge(found.rules, f"hand {hand + 1} {found.at}", found.detail)
+    )
 
 
 def _call_text(call: Any) -> str:
@@ -583,6 +668,8 @@ def meld_divergence(
     """The meld items reported wrong, each charged to the rule of its item: a run case whose
     run is right but which also reports a royal marriage points at the royal marriage rule."""
     want, got = expect.get("melds"), answer.get("melds")
+    if want is None and isinstance(got, list) and not isinstance(got, TotalsOnly):
+        return _total_divergence(expect, answer, got, rule)
     if not isinstance(want, list) or not isinstance(got, list):
         return None
     if isinstance(got, TotalsOnly):
@@ -609,6 +696,25 @@ def meld_divergence(
     # The case's own rule first when its own item is wrong; else the items' rules, then its own.
     rules = (rule, *named) if rule in named else (*named, rule)
     return Charge(tuple(dict.fromkeys(rules)), MELD_ITEMS, f"wrong: {ids}")
+
+
+def _total_divergence(
+    expect: Mapping[str, Any], answer: Mapping[str, Any], reported: Sequence[Any], rule: str
+) -> Charge | None:
+    """A meld total checked without its items (a scenario's first Then step): which item is
+    wrong does not show, but the engine's items do. One worth exactly the surplus is likeliest
+    (a meld counted that should not be), then the case's own rule, then the other items'."""
+    want, got = expect.get("total"), answer.get("total")
+    if not isinstance(want, int) or not isinstance(got, int) or want == got:
+        return None
+    items = [m for m in reported if isinstance(m, Mapping) and m.get("id") in MELD_ITEM_RULE]
+    surplus = [MELD_ITEM_RULE[str(m["id"])] for m in items if m.get("points") == got - want]
+    others = [MELD_ITEM_RULE[str(m["id"])] for m in items]
+    return Charge(
+        tuple(dict.fromkeys([*surplus, rule, *others])),
+        MELD_TOTAL,
+        f"expected a total of {want}, engine {got}",
+    )
 
 
 # --- ranking ------------------------------------------------------------------------------------
@@ -655,6 +761,8 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
     cleared = {r for r in own_run if own_failed[r] == 0 and own_passed[r] > 0}
     suspects: dict[str, Suspect] = defaultdict(lambda: Suspect(""))
     accusations: list[str] = []
+    charged: list[list[str]] = []
+    """The open rules each failure names, likeliest first."""
     for o in items:
         if o.status not in convicting:
             continue
@@ -668,12 +776,11 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
         # named by a whole hand, such as the dix in double-deck), unless nothing else is left.
         open_rules = [r for r in dict.fromkeys(named) if r not in cleared]
         live = [r for r in open_rules if own_run[r]] or open_rules or [o.rule]
-        # The first rule named is the likeliest: it takes twice the share of each other one.
-        shares = [2.0 if i == 0 else 1.0 for i in range(len(live))]
-        for r, share in zip(live, shares, strict=True):
+        charged.append(live)
+        for r, share in _shares(live).items():
             s = suspects[r]
             s.rule = r
-            s.weight += share / sum(shares)
+            s.weight += share
             s.evidence.append({"case": o.node, **charge.as_dict()})
         accused = _direct_rule(o)
         if accused is not None and _ambiguous(charge):
@@ -689,10 +796,54 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
         s.evidence = sorted(
             s.evidence, key=lambda ev: (ev["rule"] != r, not _plain_at(str(ev["at"])))
         )[:EVIDENCE_LIMIT]
+    return [s.as_dict() for s in _explained_order(list(suspects.values()), charged)]
+
+
+def _shares(live: Sequence[str]) -> dict[str, float]:
+    """How one failure's weight (1) is split among the rules it names: the first named is the
+    likeliest, so it takes twice the share of each other one."""
+    shares = [2.0 if i == 0 else 1.0 for i in range(len(live))]
+    return {r: share / sum(shares) for r, share in zip(live, shares, strict=True)}
+
+
+def _rank_key(s: Suspect) -> tuple[bool, float, float, str]:
     # A rule convicted by a case of its own that asks about it alone comes before rules only a
     # whole hand points at: a hand's divergence can follow from a state it left unchecked.
-    ranked = sorted(suspects.values(), key=lambda s: (not s.direct, -s.score, -s.weight, s.rule))
-    return [s.as_dict() for s in ranked]
+    return (not s.direct, -s.score, -s.weight, s.rule)
+
+
+def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) -> list[Suspect]:
+    """Suspects likeliest first, each failure explained once: the best suspect is taken, every
+    failure naming it is set aside, and the next is ranked on the failures left.
+
+    An engine wrong in two places fails the cases of both, and each bug's cascade (a meld total
+    that a wrong item spoils, a legal play a wrong obligation adds) fails cases of innocent rules
+    that name the culprit too. Ranked on all failures at once, a cascade can outweigh the second
+    bug; once the first culprit explains its cascade, the second stands out. A suspect's score
+    is the one it had when taken (what the suspects before it leave unexplained); suspects whose
+    failures are all explained come last, in their own order.
+    """
+    left = [list(live) for live in charged]
+    pool = {s.rule: s for s in suspects}
+    whole = {s.rule: s.weight for s in suspects}
+    order: list[Suspect] = []
+    while pool:
+        weights: defaultdict[str, float] = defaultdict(float)
+        for live in left:
+            for r, share in _shares(live).items():
+                weights[r] += share
+        open_now = [s for r, s in pool.items() if weights[r] > 0]
+        if not open_now:
+            break
+        for s in open_now:
+            s.weight = weights[s.rule]
+        best = min(open_now, key=_rank_key)
+        order.append(best)
+        del pool[best.rule]
+        left = [live for live in left if best.rule not in live]
+    for s in pool.values():
+        s.weight = whole[s.rule]
+    return order + sorted(pool.values(), key=_rank_key)
 
 
 def render(diagnosis: Sequence[Mapping[str, Any]], limit: int = 5) -> list[str]:

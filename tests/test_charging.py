@@ -203,3 +203,13 @@ def test_an_implicit_forced_contract_off_the_minimum_shows_as_that_amount() -> N
     )
     assert [str(m) for m in mismatches] == ["contract: expected 250, got 240"]
     assert charge.rules == ("AUCTION-DEALER-FORCED",)
+
+
+# --- play_game: the first hand that differs, placed as a hand is --------------------------
+
+
+@pytest.mark.parametrize("mutant", ["throw-in-free"], indirect=True)
+def test_a_game_is_charged_at_its_first_diverging_hand(mutant: ReferenceEngine) -> None:
+    # The case tests the rotation of the deal; its second hand is thrown in, scored as free.
+    _, charge = judged(mutant, "dd-game-rotation-three-hands")
+    assert charge.rules[0] == "SCORE-THROW-IN" and charge.at == "hand 2 delta"

@@ -1,0 +1,51 @@
+"""An engine wrong in two places: both planted rules are the first two suspects of the diagnosis.
+
+Each engine is the reference engine carrying two mutants of tests/mutants at once
+(``python -m tests.mutants A+B``), served as a subprocess, the suite narrowed to their variants.
+The pairs are those where, before the diagnosis explained each failure once, a cascade of one
+bug outranked the other (a meld item spoiling the totals of other rules' cases, a discard
+spoiling the over-trump cases, a scoring rule spoiling the game-end cases), and a few plain
+ones. post-1945 is left out: that misreading really breaks two rules (PLAY-CRAWL and
+PLAY-OVERTRUMP), so a third planted rule is not a cascade.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from tests.mutants import get
+from tests.suite_runs import run_suite
+
+PAIRS = [
+    "no-last-trick+marriage-in-trump",
+    "trump-without-marriage+trick-minimum-ignored",
+    "dealer-may-pass+run-plus-royal",
+    "bid-to-win-ignored+trump-void-discard",
+    "online-raise-unlimited+dix-ignored",
+    "dd-bid-61+no-overtrump",
+    "sd-dealer-free-opening+sd-opponents-without-trick",
+    "arounds-by-total+trick-minimum-inclusive",
+]
+
+
+def test_a_pair_is_one_engine_with_both_misreadings() -> None:
+    pair = get("dd-bid-61+no-overtrump")
+    assert pair.caught_by.split() == ["AUCTION-STEP", "PLAY-OVERTRUMP"]
+    assert pair.rules is not None and set(pair.patches) == {"reference_engine.tricks.legal_plays"}
+    assert get("dix-ignored+online-raise-unlimited").variants == ("single-deck", "online")
+    with pytest.raises(ValueError, match="both patch"):
+        get("no-overtrump+trump-void-discard")  # one function patched twice would not stack
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", PAIRS)
+def test_both_planted_rules_are_the_first_two_suspects(name: str) -> None:
+    pair = get(name)
+    run = run_suite(f"{sys.executable} -m tests.mutants {name}", pair.variants)
+    assert run.returncode == 1, run.tail()
+    suspects = [entry["rule"] for entry in run.diagnosis]
+    assert set(suspects[:2]) == set(pair.caught_by.split()), (
+        f"{name} plants {pair.caught_by}; the diagnosis suspects {suspects[:5]}"
+    )
