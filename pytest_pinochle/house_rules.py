@@ -29,6 +29,10 @@ UNDECLARED = ("no method ", "engine does not implement ")
 """How the skip reasons of cases of a method or variant the engine does not declare begin."""
 
 
+HOUSE_SKIP = "engine plays "
+"""How the skip reason of a case whose answer the engine's options change begins."""
+
+
 def is_undeclared(reason: str) -> bool:
     """Whether a skip reason says the engine does not declare the case's method or variant."""
     return reason.startswith(UNDECLARED)
@@ -232,7 +236,7 @@ class HouseRules:
         return Plan(
             SKIP,
             plan.params,
-            reason=f"engine plays {plan.house_text} (the case needs {plan.needed_text}): {why}",
+            reason=f"{HOUSE_SKIP}{plan.house_text} (the case needs {plan.needed_text}): {why}",
             house=plan.house,
             needed=plan.needed,
         )

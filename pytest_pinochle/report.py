@@ -22,10 +22,10 @@ from pinochle_adapters.client import EngineError
 from . import diagnosis
 from .diagnosis import Charge, Outcome
 from .driver import SITUATION_KEY, RuleMismatch, Situation
-from .house_rules import DERIVED, is_undeclared
+from .house_rules import DERIVED, HOUSE_SKIP, is_undeclared
 from .known_failures import FIXED_ATTR, KNOWN_ENTRY_ATTR
 from .session import REFERENCE_SHOWN, state_of
-from .tables import EXPECTATION_PROPERTY, CaseFailed, CaseItem, request_line
+from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, CaseFailed, CaseItem, request_line
 from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item, options_of, variant_of
 
 ENGINE_ERROR = "engine_error"
@@ -179,6 +179,8 @@ class Reporter:
         self.skips: dict[str, str] = {}
         self.derived: set[str] = set()
         """Items judged on a derived expectation (``house_rules``), counted apart."""
+        self.held: set[str] = set()
+        """Cases judged hand-worked under options the engine plays in place of the case's."""
         self.known: dict[str, dict[str, str]] = {}
         """Node ID -> the known-failures entry (reason, link) of an item that failed as listed."""
         self.details: dict[str, dict[str, Any]] = {}
@@ -246,6 +248,8 @@ class Reporter:
             self.details[report.nodeid] = detail
         if property_of(report, EXPECTATION_PROPERTY) == DERIVED:
             self.derived.add(report.nodeid)
+        elif property_of(report, HOUSE_PROPERTY):
+            self.held.add(report.nodeid)
         known = getattr(report, KNOWN_ENTRY_ATTR, None)
         if isinstance(known, dict):
             self.known[report.nodeid] = known
@@ -395,6 +399,12 @@ class Reporter:
             f"{passing} passing, {len(skipped_only)} only skipped"
         )
         derived = self.derived_totals()
+        changed = sum(1 for r in self.skips.values() if r.startswith(HOUSE_SKIP))
+        if self.held or self.derived or changed:
+            tr.write_line(
+                f"under the engine's house rules: {len(self.held)} cases hold as hand-worked, "
+                f"{len(self.derived)} derived, {changed} skipped as changed by them"
+            )
         if self.derived:
             tr.write_line(
                 f"derived (not hand-worked: the reference engine's answers under the engine's "

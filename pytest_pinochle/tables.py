@@ -365,6 +365,8 @@ def request_line(method: str, params: dict[str, Any], request_id: int = 1) -> st
 
 EXPECTATION_PROPERTY = "expectation"
 """User property of a judged case: ``hand-worked`` or ``derived`` (``house_rules``)."""
+HOUSE_PROPERTY = "house_rules"
+"""User property of a case judged under options the engine plays in place of the case's."""
 
 
 class CaseFailed(AssertionError):
@@ -402,6 +404,8 @@ class CaseItem(pytest.Item):
         if plan.kind == SKIP or plan.expect is None:
             pytest.skip(plan.reason)
         self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))
+        if plan.house:
+            self.user_properties.append((HOUSE_PROPERTY, plan.house_text))
         try:
             self.answer = engine.call(case.method, plan.params)
         finally:
