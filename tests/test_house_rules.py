@@ -161,7 +161,9 @@ def test_an_honest_house_engine_is_judged_on_its_variant(house: House) -> None:
     total, judged, bad = _counts(clean)
     assert clean.returncode == 0 and bad == 0, clean.tail()
     assert judged >= 0.85 * total, f"{judged} of {total} judged\n{clean.tail()}"
-    assert "derived (not hand-worked" in clean.output or judged == total
+    assert "under the engine's house rules: " in clean.output, clean.tail()
+    derived = [c for c in clean.outcomes.values() if c.get("expectation") == "derived"]
+    assert bool(derived) == ("derived (not hand-worked" in clean.output)
 
     buggy = run_suite(python_engine("tests.house_engines", house.name, house.bug), [house.variant])
     assert buggy.returncode == 1, buggy.tail()
