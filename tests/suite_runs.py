@@ -7,6 +7,7 @@ paths). Outcomes come from the suite's own ``--conformance-report``, keyed by no
 from __future__ import annotations
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -86,6 +87,52 @@ def run_suite(
         report.get("cases", {}),
         done.stdout + done.stderr,
         report.get("diagnosis", []),
+    )
+
+
+def run_mutants(runs: dict[str, tuple[str, ...]]) -> dict[str, SuiteRun]:
+    """The suite against each named mutant (``reference``: the control) on its variants (none:
+    all), in-process in a few child processes (``tests.suite_batch``), one per core, at once."""
+    workers = max(1, min(len(runs), os.cpu_count() or 1))
+    batches: list[list[str]] = [[] for _ in range(workers)]
+    weights = [0] * workers
+    for name, variants in sorted(runs.items(), key=lambda item: -_cost(item[1])):
+        lightest = weights.index(min(weights))
+        batches[lightest].append(f"{name}={','.join(variants)}")
+        weights[lightest] += _cost(variants)
+    with tempfile.TemporaryDirectory() as tmp:
+        children = [
+            subprocess.Popen(
+                [sys.executable, "-m", "tests.suite_batch", tmp, *batch],
+                cwd=ROOT,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            for batch in batches
+        ]
+        crashed = "".join(
+            child.communicate(timeout=RUN_TIMEOUT * len(runs))[0] for child in children
+        )
+        return {name: _batch_run(Path(tmp), name, crashed) for name in runs}
+
+
+def _cost(variants: tuple[str, ...]) -> int:
+    """A run's rough cost: the variants it runs (none named: all three)."""
+    return len(variants) or 3
+
+
+def _batch_run(where: Path, name: str, crashed: str) -> SuiteRun:
+    """One mutant's run as ``tests.suite_batch`` left it in ``where``."""
+    status, report, out = where / f"{name}.status", where / f"{name}.json", where / f"{name}.out"
+    document = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
+    output = out.read_text(encoding="utf-8") if out.exists() else ""
+    return SuiteRun(
+        f"in-process mutant {name}",
+        int(status.read_text(encoding="utf-8")) if status.exists() else -1,
+        document.get("cases", {}),
+        output + crashed,
+        document.get("diagnosis", []),
     )
 
 

@@ -156,6 +156,7 @@ def rules_failing(run: SuiteRun) -> set[str]:
     return run.rules_of(run.items("failed") | run.items("errored"))
 
 
+@pytest.mark.slow
 def test_an_engine_making_the_forced_bid_implicitly_passes_the_suite() -> None:
     run = suite("implicit-forced-bid", True)
     assert run.returncode == 0, run.tail()
@@ -171,18 +172,21 @@ def test_an_engine_making_the_forced_bid_implicitly_passes_the_suite() -> None:
     }
 
 
+@pytest.mark.slow
 def test_the_same_engine_undeclared_fails_on_the_forced_bid() -> None:
     run = suite("implicit-forced-bid", False)
     assert run.returncode == 1, run.tail()
     assert "AUCTION-DEALER-FORCED" in rules_failing(run)
 
 
+@pytest.mark.slow
 def test_an_engine_reporting_meld_totals_passes_the_suite() -> None:
     run = suite("meld-totals", True)
     assert run.returncode == 0, run.tail()
     assert not run.items("skipped")
 
 
+@pytest.mark.slow
 def test_the_same_engine_undeclared_fails_on_meld_items() -> None:
     run = suite("meld-totals", False)
     assert run.returncode == 1, run.tail()

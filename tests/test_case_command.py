@@ -54,6 +54,7 @@ def at_root(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(ROOT)  # the mutants are run as ``python -m tests.mutants``
 
 
+@pytest.mark.slow
 @pytest.mark.usefixtures("at_root")
 def test_a_wrong_answer_shows_the_mismatch_and_fails() -> None:
     status, text = run("dd-pts-last-trick", MUTANT)
@@ -80,6 +81,7 @@ def test_an_unknown_case_names_close_ones() -> None:
     assert "no case ID 'dd-pts-last-trik'; did you mean dd-pts-last-trick" in text
 
 
+@pytest.mark.slow
 def test_an_engine_error_is_shown_and_fails() -> None:
     status, text = run("dd-pts-last-trick", GARBAGE)
     assert status == FAILED, text

@@ -100,6 +100,7 @@ def test_spec_coverage_check_and_variants(capsys: pytest.CaptureFixture[str]) ->
     assert "double-deck" in capsys.readouterr().out
 
 
+@pytest.mark.slow
 def test_suite_export_to_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "cases.json"
     assert cli.main(["suite", "export", str(out), "--variant", "online", "--method", "meld"]) == 0
@@ -134,6 +135,7 @@ def test_help_names_no_internal_module(capsys: pytest.CaptureFixture[str]) -> No
         assert "adapters" not in out and "``" not in out, out
 
 
+@pytest.mark.slow
 def test_report_writes_a_site_and_refuses_a_non_report(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

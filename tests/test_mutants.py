@@ -1,41 +1,33 @@
 """The suite has teeth: each wrong engine of tests/mutants fails it on the rule it misreads, and
 the diagnosis names that rule first.
 
-Each mutant is served as a subprocess engine (``python -m tests.mutants NAME``) and the
-conformance suite runs against it, narrowed to the variants concerned. The control, the
-unmodified reference engine served the same way, must pass the same runs.
+The conformance suite runs against each mutant, narrowed to the variants concerned, with the
+mutant installed in-process (``tests.suite_batch``: a few child processes share the imports; the
+transport is judged by ``test_engine_paths``). The control, the unmodified reference engine run
+the same way over every variant, must pass.
 """
 
 from __future__ import annotations
 
-import sys
-from functools import cache
-
 import pytest
 
 from tests.mutants import CONTROL, Mutant, mutants
-from tests.suite_runs import SuiteRun, run_suite
+from tests.suite_runs import SuiteRun, run_mutants
+
+pytestmark = pytest.mark.slow
 
 
-def run_mutant(mutant: Mutant, variants: tuple[str, ...]) -> SuiteRun:
-    """The suite against ``mutant`` served as a subprocess engine."""
-    return run_suite(f"{sys.executable} -m tests.mutants {mutant.name}", variants)
+@pytest.fixture(scope="session")
+def mutant_runs() -> dict[str, SuiteRun]:
+    """Every mutant's run and the control's, made once, on all cores at once."""
+    runs = {name: mutant.variants for name, mutant in mutants().items()}
+    return run_mutants({**runs, CONTROL.name: ()})
 
 
-@cache
-def control_run(variants: tuple[str, ...]) -> SuiteRun:
-    """The reference engine, served like the mutants, on the same variants (once per process)."""
-    return run_mutant(CONTROL, variants)
-
-
-CONTROL_VARIANTS = sorted({m.variants for m in mutants().values()})
-
-
-@pytest.mark.parametrize("variants", CONTROL_VARIANTS, ids=["+".join(v) for v in CONTROL_VARIANTS])
-def test_reference_passes_the_narrowed_runs(variants: tuple[str, ...]) -> None:
+def test_reference_passes_the_whole_suite(mutant_runs: dict[str, SuiteRun]) -> None:
     """The control: without it a failing mutant run proves nothing."""
-    run = control_run(variants)
-    assert run.outcomes, f"no outcomes recorded:\n{run.tail()}"
+    run = mutant_runs[CONTROL.name]
+    assert len(run.outcomes) > 1000, f"no outcomes recorded:\n{run.tail()}"
     assert run.returncode == 0, (
         f"the reference engine fails {sorted(run.items('failed') | run.items('errored'))}:\n"
         + run.tail()
@@ -43,16 +35,16 @@ def test_reference_passes_the_narrowed_runs(variants: tuple[str, ...]) -> None:
 
 
 @pytest.mark.parametrize("mutant", list(mutants().values()), ids=list(mutants()))
-def test_mutant_is_caught(mutant: Mutant) -> None:
+def test_mutant_is_caught(mutant: Mutant, mutant_runs: dict[str, SuiteRun]) -> None:
     """The suite fails (exit 1) against the mutant, with wrong answers on the rule it misreads.
 
     A case counts only if the control passes it, so a case the reference itself fails (work in
     progress in the tables) cannot make a mutant look caught.
     """
-    run = run_mutant(mutant, mutant.variants)
-    control = control_run(mutant.variants)
+    run, control = mutant_runs[mutant.name], mutant_runs[CONTROL.name]
     assert run.outcomes, f"no outcomes recorded:\n{run.tail()}"
     assert run.returncode == 1, f"exit {run.returncode}, expected 1 (tests failed):\n{run.tail()}"
+    assert set(run.outcomes) < set(control.outcomes), "the narrowed run is not part of the whole"
     caught = (run.items("failed") | run.items("errored")) & control.items("passed")
     wrong = run.items("failed") & control.items("passed")
     assert caught, f"{mutant.name}: every case the reference passes also passes"

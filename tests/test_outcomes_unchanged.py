@@ -12,7 +12,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from tests.suite_runs import run_suite
+
+pytestmark = pytest.mark.slow  # runs the whole suite in a child pytest
 
 BEFORE = Path(__file__).parent / "data" / "outcomes-before-issue-8.json"
 RENAMED = {

@@ -6,8 +6,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from specdata import FEATURES_DIR
 from tests.suite_runs import run_packaged_suite
+
+pytestmark = pytest.mark.slow  # each test runs the packaged suite in a child process
 
 
 def _user_project(root: Path) -> None:

@@ -64,6 +64,7 @@ def test_an_unknown_variant_is_a_usage_error(capsys: pytest.CaptureFixture[str])
     assert "known variants are double-deck" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_an_engine_fault_errors_table_cases_and_scenarios_alike(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -120,6 +121,7 @@ def test_a_broken_table_is_one_error_line(
     assert "Traceback" not in out and "conformance by rule" not in out
 
 
+@pytest.mark.slow
 def test_the_plugin_is_inert_in_another_project(tmp_path: Path) -> None:
     """Autoloaded in every pytest run of the venv, it must not touch a project that is not the
     suite: no table collection, no summary, no report, even with its own features/ and tables/."""
@@ -174,6 +176,7 @@ sys.exit(sdk.serve(CompleteTricksOnly()))
 """
 
 
+@pytest.mark.slow
 def test_a_winner_function_for_complete_tricks_only_skips_the_shorter_tricks(
     tmp_path: Path,
 ) -> None:
@@ -194,6 +197,7 @@ def test_a_winner_function_for_complete_tricks_only_skips_the_shorter_tricks(
     assert "only complete tricks of four cards" in run.output
 
 
+@pytest.mark.slow
 def test_junit_properties_are_plain_text(tmp_path: Path) -> None:
     """A JUnit XML report shows the tested rule, its uses and the variant as text: never a
     Python tuple or dict repr."""

@@ -13,6 +13,8 @@ import pytest
 from specdata import load_schema
 from tests.report_runs import BUGGY, document_of
 
+pytestmark = pytest.mark.slow  # the reports come from whole-suite runs in child processes
+
 
 def validator() -> jsonschema.Draft202012Validator:
     schema = load_schema("report.schema.json")

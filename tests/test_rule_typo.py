@@ -35,6 +35,7 @@ def test_each_unknown_id_is_named_once_per_term() -> None:
     assert [line.split(":")[0] for line in found] == ["-m rule(id='NOPE-A')", "-m uses(id='x')"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("expression", "warned"),
     [

@@ -18,6 +18,8 @@ from pytest_pinochle.tables import load_cases
 from specdata import FEATURES_DIR
 
 ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # the export and each capture run the scenarios in a child pytest
+
 WHOLE_DECK = (
     "features/test_card_points.py::test_the_whole_double_deck_with_the_last_trick_is_worth_50"
 )

@@ -24,6 +24,8 @@ from pytest_pinochle.site import ReportError, build_site, load_run
 from specdata import RULES_DIR, variant_ids
 from tests.report_runs import BUGGY, document_of, report_of
 
+pytestmark = pytest.mark.slow  # the site is built from whole-suite runs in child processes
+
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 NO_BROWSER = "chromium is not installed (apt-get install -y chromium; .ci/run installs it)"
 PASS_GREEN = (0x2E, 0x7D, 0x32)

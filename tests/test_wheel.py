@@ -15,6 +15,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.slow  # builds the wheel and a fresh virtualenv
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
