@@ -90,11 +90,16 @@ def _counts_of(hand: Counts, trump: int, rules: Rules) -> list[tuple[str, int, i
     runs = min(hand[base + r] for r in _RUN_RANKS)
     if runs:
         found.append(("run", runs, trump))
-    # MELD-ROYAL-MARRIAGE: K-Q of trumps not already inside a run (MELD-TYPES).
-    if runs == 0 or rules.extra_trump_kq:
+    # MELD-ROYAL-MARRIAGE: K-Q of trumps not already inside a run (MELD-TYPES); with
+    # run_royal=both (single-deck option) a run's own K-Q marries as well.
+    if rules.run_royal == "both":
+        royal = min(hand[base + KING], hand[base + QUEEN])
+    elif runs == 0 or rules.extra_trump_kq:
         royal = min(hand[base + KING], hand[base + QUEEN]) - runs
-        if royal > 0:
-            found.append(("royal_marriage", royal, trump))
+    else:
+        royal = 0
+    if royal > 0:
+        found.append(("royal_marriage", royal, trump))
     # MELD-MARRIAGE: K-Q of a plain suit; each king marries one queen.
     for suit in range(4):
         if suit != trump:

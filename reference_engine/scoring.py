@@ -50,7 +50,8 @@ def game_winner(
     by reaching the target having made its contract (``made``; option bid_out=score: reaching
     the target is enough, even when set). GAME-TARGET: a team reaching the target wins;
     GAME-BOTH-REACH: if both do, the bidding team (single-deck option tie_break=higher-score: the
-    higher score, equal scores the bidding team).
+    higher score, equal scores the bidding team). Single-deck option negative_loss: when nobody
+    reaches the target, a side at or below the limit (-1000) loses (ERRATA-HOUSE-NEGATIVE-LOSS).
     """
     if rules.rounds is not None:
         assert hand is not None, "the rounds option needs the hand number (checked at entry)"
@@ -65,6 +66,12 @@ def game_winner(
         return bidder_team if bid_out and after[bidder_team] >= rules.target else None
     reached = [team for team in (0, 1) if after[team] >= rules.target]
     if not reached:
+        # Single-deck option negative_loss: a side at or below the limit loses, the bidders
+        # first (only bidders lose points in a hand, so in play only they can fall).
+        if rules.negative_loss is not None:
+            for team in (bidder_team, 1 - bidder_team):
+                if after[team] <= rules.negative_loss:
+                    return 1 - team
         return None
     if len(reached) == 1:
         return reached[0]

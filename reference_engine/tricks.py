@@ -39,7 +39,8 @@ def legal_plays(hand: Sequence[int], trick: Sequence[Card], trump: int, rules: R
 
     PLAY-LEAD: any card may lead. PLAY-FOLLOW: follow the suit led if you can; pre-1945
     (PLAY-CRAWL) with a card that beats the winning card if you hold one, unless the trick is
-    already trumped (PLAY-TRUMPED-TRICK). PLAY-TRUMP-VOID: void in the suit led, play a trump,
+    already trumped (PLAY-TRUMPED-TRICK; option beat-led: still beat the suit led's highest card
+    if you can). PLAY-TRUMP-VOID: void in the suit led, play a trump,
     beating the highest trump if you can (PLAY-OVERTRUMP). PLAY-DISCARD: void in both, any card.
     PLAY-POST-1945: under post-1945 rules beating is required only when trumps were led.
     """
@@ -51,7 +52,14 @@ def legal_plays(hand: Sequence[int], trick: Sequence[Card], trump: int, rules: R
     follow = list(compress(_SUIT_KINDS[led], hand[led * NUM_RANKS : led * NUM_RANKS + NUM_RANKS]))
     if follow:
         if winning // NUM_RANKS == trump and led != trump:
-            return follow  # trumped already: no card of the suit led can win
+            # Trumped already: no card of the suit led can win, so any of it may follow; online
+            # trumped_trick=beat-led still asks for one above the suit led's highest card.
+            if crawl and rules.trumped_trick == "beat-led":
+                top = min(c for c in trick if c // NUM_RANKS == led)
+                higher = [c for c in follow if c < top]
+                if higher:
+                    return higher
+            return follow
         if crawl or led == trump:
             # The winning card is of the suit led here; a lower kind of one suit ranks higher.
             higher = [c for c in follow if c < winning]

@@ -26,6 +26,8 @@ Obligations = Literal["pre-1945", "post-1945"]
 ThrowIn = Literal["voluntary", "none"]
 Tie = Literal["bidder-wins", "higher-score"]
 BidOut = Literal["made", "score"]
+RunRoyal = Literal["separate", "both"]
+TrumpedTrick = Literal["any", "beat-led"]
 
 
 @dataclass(frozen=True)
@@ -62,9 +64,11 @@ class Rules:
     pass_cards: int  # PASS-CARDS: cards the partner gives and the bidder returns (0: none)
     meld_table: Mapping[str, tuple[int, ...]]  # MELD-*: points by multiplicity, per meld id
     extra_trump_kq: bool  # MELD-ROYAL-MARRIAGE: a K-Q of trumps beyond the runs still marries
+    run_royal: RunRoyal  # MELD-ROYAL-MARRIAGE: a run's own K-Q also marries (both) or not
     meld_minimum: int  # MELD-MINIMUM: the least meld a team counts
     short_bidder_loses: bool  # MELD-SHORT-BIDDER: bidders under the minimum lose at once
     obligations: Obligations  # PLAY-CRAWL (pre-1945) or PLAY-POST-1945
+    trumped_trick: TrumpedTrick  # PLAY-TRUMPED-TRICK: any card of the suit led, or beat it
     card_points: Mapping[str, int]  # POINTS-COUNTERS: points of each rank won in tricks
     last_trick: int  # POINTS-LAST-TRICK: the bonus for the last trick
     trick_minimum: int  # SCORE-TRICK-MINIMUM: card points a side needs to score (0: none)
@@ -76,6 +80,7 @@ class Rules:
     tie: Tie  # GAME-BOTH-REACH: who wins when both sides reach the target
     bid_to_win: int | None  # GAME-BID-TO-WIN: both at or over this, only the bidders can win
     bid_out: BidOut  # ERRATA-BID-OUT: under bid-to-win, must the bidders make their contract
+    negative_loss: int | None  # GAME-TARGET: a side at or below this score loses (None: never)
     points_by_kind: tuple[int, ...] = field(repr=False)  # card points indexed by card kind
     deck_cards: tuple[int, ...] = field(repr=False)  # the deck, one entry per card
     deck_counts: tuple[int, ...] = field(init=False, repr=False)  # the deck as 24 counts
@@ -215,9 +220,11 @@ def _build(variant: str, chosen: dict[str, str], raw: dict[str, Any]) -> Rules:
         pass_cards=raw["passing"]["cards"],
         meld_table=MappingProxyType(table),
         extra_trump_kq=raw["meld"]["extra_trump_kq"],
+        run_royal=raw["meld"]["run_royal"],
         meld_minimum=raw["meld"]["minimum"],
         short_bidder_loses=raw["meld"]["short_bidder_loses"],
         obligations=raw["tricks"]["obligations"],
+        trumped_trick=raw["tricks"]["trumped_trick"],
         card_points=MappingProxyType(dict(points)),
         last_trick=raw["last_trick"],
         trick_minimum=raw["scoring"]["trick_minimum"],
@@ -229,6 +236,7 @@ def _build(variant: str, chosen: dict[str, str], raw: dict[str, Any]) -> Rules:
         tie=raw["game"]["tie"],
         bid_to_win=raw["game"]["bid_to_win"],
         bid_out=raw["game"]["bid_out"],
+        negative_loss=raw["game"]["negative_loss"],
         points_by_kind=points_by_kind,
         deck_cards=tuple(deck(ranks, raw["deck"]["copies"])),
     )

@@ -88,6 +88,18 @@ def test_extra_trump_king_and_queen_beyond_the_run() -> None:
     assert meld_total(hand_counts("Kh Qh"), HEARTS, ONLINE) == 40
 
 
+def test_single_deck_run_royal_both_marries_the_runs_own_king_and_queen() -> None:
+    """run_royal=both (ERRATA-RUN-MARRIAGE-48): every trump K-Q is a royal marriage, runs or not;
+    each king still pairs with one queen only."""
+    both = load_rules("single-deck", {"run_royal": "both"})
+    assert meld_total(hand_counts("Ah Th Kh Qh Jh"), HEARTS, SD) == 150
+    assert meld_total(hand_counts("Ah Th Kh Qh Jh"), HEARTS, both) == 190
+    assert meld_total(hand_counts("Ah Th Kh Kh Qh Qh Jh"), HEARTS, both) == 230
+    assert meld_total(hand_counts("Ah Th Kh Kh Qh Jh"), HEARTS, both) == 190
+    assert meld_total(hand_counts("Ah Ah Th Th Kh Kh Qh Qh Jh Jh"), HEARTS, both) == 380
+    assert meld_total(hand_counts("Kh Qh"), HEARTS, both) == 40
+
+
 def test_arounds_take_the_smallest_count_over_suits() -> None:
     """Three aces of spades and one in each other suit: single aces around, not triple."""
     assert items("As As As Ah Ad Ac", HEARTS) == {("aces_around", None): (1, 10)}
@@ -165,7 +177,9 @@ def test_itemised_total_equals_fast_total_and_uses_held_cards(case) -> None:  # 
     assert result.total == meld_total(counts, trump, rules)
     by_type: dict[str, list[int]] = {}
     for item in result.items:
-        by_type.setdefault(item.type, []).extend(item.cards)
+        # Single-deck run_royal=both reads 002 without types: the run's own K-Q marries too.
+        both = rules.run_royal == "both" and item.id == "royal_marriage"
+        by_type.setdefault("royal" if both else item.type, []).extend(item.cards)
     for cards in by_type.values():  # within one type no card is used twice (MELD-TYPES)
         used = to_counts(cards)
         assert all(used[k] <= counts[k] for k in range(24))

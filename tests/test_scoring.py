@@ -168,6 +168,19 @@ def test_sd_tie_break_option() -> None:
     assert answer["scores"] == [1050, 1110] and answer["game_winner"] == 1
 
 
+def test_sd_negative_loss_option() -> None:
+    """negative_loss=-1000 (ERRATA-HOUSE-NEGATIVE-LOSS): bidders set to -1000 or lower lose;
+    -990 plays on; the default never ends a game below zero."""
+    low = load_rules("single-deck", {"negative_loss": "-1000"})
+    kw = {"contract": 200, "meld": [60, 40], "tricks": [120, 130], "tricks_won": [6, 6]}
+    assert score(low, scores=[-800, 0], **kw)["scores"] == [-1000, 170]
+    assert score(low, scores=[-800, 0], **kw)["game_winner"] == 1
+    assert score(SD, scores=[-800, 0], **kw)["game_winner"] is None
+    assert score(low, scores=[-790, 0], **kw)["game_winner"] is None
+    assert score(low, bidder_team=1, scores=[0, -800], **kw)["game_winner"] == 0  # 40 + 130 < 200
+    assert scoring.game_winner(low, 0, [0, 0], [-1500, -1200]) == 1  # the bidders lose first
+
+
 def test_rounds_option() -> None:
     rules = load_rules("online", {"rounds": "3"})
     kw = {"contract": 250, "meld": [100, 0], "tricks": [200, 50], "tricks_won": [10, 2]}

@@ -53,6 +53,26 @@ def test_post_1945_obligations(hand: str, trick: str, expected: str) -> None:
     assert plays(hand, trick, rules=POST) == expected
 
 
+BEAT_LED = load_rules("online", {"trumped_trick": "beat-led"})
+
+
+@pytest.mark.parametrize(
+    ("hand", "trick", "expected"),
+    [
+        ("As Qs Ah", "Ks Th", "As"),  # trumped, yet the king must be topped
+        ("Qs 9s Ah", "Ks Th", "Qs 9s"),  # nothing tops it: any spade
+        ("As Ks", "Qs Ts Th", "As"),  # top the highest spade played, not the led one
+        ("As Ts", "As Th", "As Ts"),  # an identical ace does not top the first
+        ("Ah Kh Ad", "Ks Th", "Ah"),  # void: over-trump as by default
+    ],
+)
+def test_online_trumped_trick_beat_led(hand: str, trick: str, expected: str) -> None:
+    """trumped_trick=beat-led (ERRATA-ONLINE-MUST-WIN); post-1945 it changes nothing."""
+    assert plays(hand, trick, rules=BEAT_LED) == expected
+    post = load_rules("online", {"trumped_trick": "beat-led", "trick_rules": "post-1945"})
+    assert plays("As Qs Ah", "Ks Th", rules=post) == "As Qs"
+
+
 @pytest.mark.parametrize(
     ("trick", "trump", "winner"),
     [
