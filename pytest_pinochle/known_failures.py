@@ -24,7 +24,7 @@ import yaml
 from specdata import DataFileError, load_yaml_node, rule_ids, variant_ids
 
 from .tables import CaseItem, load_cases
-from .tags import is_suite_item, rule_of, uses_of, variant_of
+from .tags import FIXED_ATTR, KNOWN_ENTRY_ATTR, is_suite_item, rule_of, uses_of, variant_of
 
 SCHEMA = "known-failures.schema.json"
 FORMAT = 1
@@ -151,11 +151,6 @@ _STATE = pytest.StashKey[_State]()
 _ENTRY = pytest.StashKey[Entry]()
 _KNOWN_ATTR = "pinochle_known_failure"
 """Report attribute (it crosses xdist): the line of the entry that lists the item."""
-KNOWN_ENTRY_ATTR = "pinochle_known_entry"
-"""Report attribute of an item that failed as listed: the entry's reason and link (the report's
-``known_failure``)."""
-FIXED_ATTR = "pinochle_fixed"
-"""Report attribute of a listed case that passed: it fails the run, but the case passed."""
 _CASE_ATTR = "pinochle_failure_entry"
 """Report attribute: the entry ``--write-known-failures`` would write for a failing item."""
 

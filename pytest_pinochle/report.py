@@ -23,10 +23,17 @@ from . import diagnosis
 from .diagnosis import Charge, Outcome
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .house_rules import DERIVED, HOUSE_SKIP, is_undeclared
-from .known_failures import FIXED_ATTR, KNOWN_ENTRY_ATTR
 from .session import REFERENCE_SHOWN, state_of
 from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, CaseFailed, CaseItem, request_line
-from .tags import RULE_PROPERTY, USES_PROPERTY, is_suite_item, options_of, variant_of
+from .tags import (
+    FIXED_ATTR,
+    KNOWN_ENTRY_ATTR,
+    RULE_PROPERTY,
+    USES_PROPERTY,
+    is_suite_item,
+    options_of,
+    variant_of,
+)
 
 ENGINE_ERROR = "engine_error"
 """User property of a report whose failure was the engine's, not a wrong answer."""

@@ -29,6 +29,12 @@ MARKERS = (
     "negative: the case shows a rule refusing or denying something",
     "option(name, value): an option the scenario sets (from @option:name=value tags)",
 )
+KNOWN_ENTRY_ATTR = "pinochle_known_entry"
+"""Report attribute of an item that failed as listed in ``--known-failures``: the entry's reason
+and link (the report's ``known_failure``). Here, not in ``known_failures`` (a plugin module of
+its own, which must not be imported before pytest registers it)."""
+FIXED_ATTR = "pinochle_fixed"
+"""Report attribute of a listed case that passed: it fails the run, but the case passed."""
 RULE_PROPERTY = "rule"
 """User property of a suite item's reports: the rule ID it tests (it crosses xdist workers)."""
 USES_PROPERTY = "uses"
