@@ -39,6 +39,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "(default: the reference engine, in-process)",
     )
     group.addoption(
+        "--engine-server",
+        default=None,
+        metavar="MODULE:FACTORY",
+        help="engine under test served in this process, no subprocess: FACTORY() in MODULE "
+        "returns a server with handle_line (pinochle_adapters.sdk.Server(engine)); its answers "
+        "are checked as a subprocess's",
+    )
+    group.addoption(
         "--engine-timeout",
         type=float,
         default=5.0,
@@ -115,6 +123,10 @@ def pytest_configure(config: pytest.Config) -> None:
         validate=config.getoption("validate_protocol"),
         traffic_path=config.getoption("log_traffic"),
     )
+    server = config.getoption("engine_server")
+    if server is not None and config.getoption("engine") is not None:
+        raise pytest.UsageError("give --engine or --engine-server, not both")
+    state_of(config).server = server
     state_of(config).derived = config.getoption("derived")
     state_of(config).startup_timeout = config.getoption("startup_timeout")
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")

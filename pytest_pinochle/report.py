@@ -312,7 +312,8 @@ class Reporter:
     def engine_info(self) -> dict[str, Any]:
         """The engine under test: its command and, once started, its initialize name and version."""
         state = state_of(self.config)
-        info: dict[str, Any] = {"command": state.command or REFERENCE_SHOWN}
+        shown = f"in-process {state.server}" if state.server else REFERENCE_SHOWN
+        info: dict[str, Any] = {"command": state.command or shown}
         info.update(state.engine_name or {})
         return info
 

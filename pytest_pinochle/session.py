@@ -121,6 +121,9 @@ class RunState:
     derived: bool = True
     """Whether a case whose answer the engine's house rules change is judged against the
     reference engine's answer (derived) or skipped (``--no-derived``)."""
+    server: str | None = None
+    """``--engine-server``: ``module:factory`` of an engine served in this process (its results
+    checked as a subprocess's), in place of the command."""
     startup_timeout: float | None = None
     """``--startup-timeout``: for starting the engine and ``initialize`` (None: the client's)."""
     _engine: ModelledEngine | None = None
@@ -145,13 +148,14 @@ class RunState:
                 traffic = self._traffic_log()
                 if self.command is None:
                     # The suite's own reference: its answers are not re-checked against the
-                    # result schemas unless --validate-protocol asks (a subprocess's always are).
-                    server = load_server(REFERENCE_SERVER)
+                    # result schemas unless --validate-protocol asks (a subprocess's always are);
+                    # an engine served in-process by name is checked as a subprocess is.
+                    server = load_server(self.server or REFERENCE_SERVER)
                     opened = open_in_process(
                         server,
                         timeout=self.timeout,
                         validate=self.validate,
-                        trusted=True,
+                        trusted=self.server is None,
                         traffic=traffic,
                         startup_timeout=self.startup_timeout,
                     )

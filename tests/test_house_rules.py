@@ -185,3 +185,17 @@ def test_a_run_that_judges_nothing_fails() -> None:
     assert run.returncode == 1, run.tail()
     assert NOTHING_JUDGED.split(":")[0] in run.output
     assert all(c["outcome"] == "skipped" for c in run.outcomes.values())
+
+
+@pytest.mark.slow
+def test_an_engine_served_in_process_is_judged_like_a_subprocess() -> None:
+    """``--engine-server MODULE:FACTORY``: a Python engine in the run's own process, its results
+    checked against the schemas as a subprocess's are."""
+    table = "features/tables/meld-double-deck.yaml"
+    run = run_suite(None, paths=[table], extra=["--engine-server", "tests.mutants:no_server"])
+    assert run.returncode == 4 and "has no callable no_server" in run.output, run.tail()
+    run = run_suite(
+        None, paths=[table], extra=["--engine-server", "pinochle_adapters.reference:server"]
+    )
+    assert run.returncode == 0 and run.items("passed") == set(run.outcomes), run.tail()
+    assert "in-process pinochle_adapters.reference:server" in run.output
