@@ -52,6 +52,8 @@ DETAIL_PROPERTY = "case"
 """User property of a suite item's reports: variant, options, method and request line."""
 MESSAGE_LIMIT = 4000
 """Longest failure text kept per case in the JSON report (characters)."""
+UNSUPPORTED_SKIP = "engine does not support this "
+"""How the skip reason of a case the engine answered "unsupported" (-32001) begins."""
 NOTHING_JUDGED = (
     "FAILED: no case of the engine's declared variants and methods was judged: every case was "
     "skipped (see the skip reasons: -rs); a run that tests nothing does not pass"
@@ -293,6 +295,15 @@ class Reporter:
             out[o.status] += 1
         return out
 
+    def unsupported_by_rule(self) -> dict[str, int]:
+        """Rule ID -> how many of its cases the engine answered "unsupported" (-32001): gaps it
+        declared, shown per rule so that a rule an engine breaks cannot hide behind them."""
+        counts: dict[str, int] = defaultdict(int)
+        for node, reason in self.skips.items():
+            if reason.startswith(UNSUPPORTED_SKIP) and node in self.outcomes:
+                counts[self.outcomes[node].rule] += 1
+        return dict(counts)
+
     def derived_totals(self) -> dict[str, int]:
         """Outcome -> number of items judged on a derived expectation."""
         out = dict.fromkeys(STATUSES, 0)
@@ -351,6 +362,7 @@ class Reporter:
             "totals": self.totals(),
             "derived": self.derived_totals(),
             "undeclared": sum(1 for node in self.outcomes if self.undeclared(node)),
+            "unsupported": self.unsupported_by_rule(),
             "rules": {r: per_rule[r] for r in sorted(per_rule)},
             "diagnosis": self.diagnosis(),
             "cases": cases,
@@ -388,6 +400,12 @@ class Reporter:
             tr.write_line(f"passing, with skipped cases: {', '.join(partly)}")
         if skipped_only:
             tr.write_line(f"skipped only: {', '.join(skipped_only)}")
+        unsupported = self.unsupported_by_rule()
+        if unsupported:
+            tr.write_line(
+                "answered unsupported (-32001), so not judged: "
+                + ", ".join(f"{rule} ({n})" for rule, n in sorted(unsupported.items()))
+            )
         found = self.diagnosis()
         if found:
             tr.write_sep("-", "diagnosis: rules most likely wrong")

@@ -195,6 +195,10 @@ def test_a_winner_function_for_complete_tricks_only_skips_the_shorter_tricks(
     assert full <= run.items("passed")
     assert not run.items("errored") and not run.items("failed")
     assert "only complete tricks of four cards" in run.output
+    # The gap is shown per rule: a rule an engine breaks cannot hide behind "unsupported".
+    rules = sorted({run.outcomes[node]["rule"] for node in short})
+    line = next(x for x in run.output.splitlines() if x.startswith("answered unsupported"))
+    assert all(rule in line for rule in rules), line
 
 
 @pytest.mark.slow
