@@ -22,6 +22,7 @@ from .compare import TotalsOnly
 CAPABILITIES: dict[str, tuple[str, ...]] = {
     "forced_bid": ("explicit", "implicit"),
     "meld": ("items", "totals"),
+    "points": ("given", "none"),
 }
 """Each capability and its values, the default (what the cases are written in) first."""
 
@@ -38,6 +39,9 @@ class Capabilities:
     the minimum contract; the forced seat makes no call."""
     meld: str = "items"
     """``totals``: the ``meld`` answer's ``total`` is right, its ``melds`` list is not given."""
+    points: str = "given"
+    """``none``: ``play_tricks`` answers give the tricks (leader, cards, winner) but no card
+    points: an engine with trick play and no counting is still judged on its tricks."""
 
     @classmethod
     def declared(cls, info: Mapping[str, Any] | None) -> Capabilities:
@@ -260,6 +264,31 @@ def _forced_pending(answer: dict[str, Any]) -> dict[str, Any]:
         "min_bid": contract,
         "can_pass": False,
     }
+
+
+POINTS_SKIP = (
+    "engine reports no card points in play_tricks (points=none): this case is about the points"
+)
+POINTLESS_METHODS = ("play_tricks",)
+"""Where ``points: none`` lets an answer leave the card points out."""
+
+
+def expectation(
+    method: str, rule: str, expect: dict[str, Any], capabilities: Capabilities
+) -> dict[str, Any]:
+    """What a case's answer is judged on in the engine's model: without the card points under
+    ``points: none`` (``pytest.skip`` for a case about the points themselves)."""
+    if capabilities.points != "none" or method not in POINTLESS_METHODS:
+        return expect
+    if rule.startswith("POINTS-"):
+        pytest.skip(POINTS_SKIP)
+    out = {k: v for k, v in expect.items() if k != "card_points"}
+    if isinstance(out.get("tricks"), list):
+        out["tricks"] = [
+            {k: v for k, v in t.items() if k != "points"} if isinstance(t, dict) else t
+            for t in out["tricks"]
+        ]
+    return out
 
 
 def translate(method: str, params: dict[str, Any], capabilities: Capabilities) -> Translation:

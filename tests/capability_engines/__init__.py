@@ -13,7 +13,8 @@ from typing import Any
 
 from pinochle_adapters import sdk
 from pinochle_adapters.reference import ReferenceEngine
-from reference_engine import auction
+from reference_engine import auction, cards
+from reference_engine import tricks as tricks_rules
 from reference_engine.errors import IllegalAction
 from reference_engine.variants import load_rules
 
@@ -126,9 +127,44 @@ class MeldTotals(ReferenceEngine):
         return {"total": super().meld(params)["total"], "melds": []}
 
 
+class NoPoints(ReferenceEngine):
+    """Trick play with no counting (capability ``points: none``): ``play_tricks`` gives the
+    tricks and how many each side won, no card points."""
+
+    name = "capability-no-points"
+    capabilities = {"points": "none"}  # noqa: RUF012 (a declaration, never changed)
+
+    def play_tricks(self, params: Params) -> Any:
+        answer = dict(super().play_tricks(params))
+        answer.pop("card_points", None)
+        answer["tricks"] = [{k: v for k, v in t.items() if k != "points"} for t in answer["tricks"]]
+        return answer
+
+
+class NoPointsTrickNeverCleared(NoPoints):
+    """As ``NoPoints``, with the bug a public engine has: a finished trick is never cleared, so
+    each later trick is judged with every card played before it (its second trick has five)."""
+
+    name = "capability-no-points-trick-never-cleared"
+
+    def play_tricks(self, params: Params) -> Any:
+        answer = super().play_tricks(params)
+        trump = cards.suit_index(params["trump"])
+        played: list[tuple[int, int]] = []  # (card, seat) of every card since the first lead
+        tricks = []
+        for trick in answer["tricks"]:
+            seats = [(trick["leader"] + i) % 4 for i in range(len(trick["cards"]))]
+            played += zip(cards.parse_cards(trick["cards"]), seats, strict=True)
+            best = tricks_rules.trick_winner([card for card, _ in played], trump)
+            tricks.append({**trick, "winner": played[best][1]})
+        return {**answer, "tricks": tricks}
+
+
 ENGINES: dict[str, Callable[[], ReferenceEngine]] = {
     "implicit-forced-bid": ImplicitForcedBid,
     "meld-totals": MeldTotals,
+    "no-points": NoPoints,
+    "no-points-trick-never-cleared": NoPointsTrickNeverCleared,
 }
 
 
