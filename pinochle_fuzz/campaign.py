@@ -7,27 +7,37 @@ Only what the engine declares in ``initialize`` is asked: its variants, option v
 from __future__ import annotations
 
 import dataclasses
+import json
 import random
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
-from unittest import mock
 
 from hypothesis import HealthCheck, Phase, Verbosity, find, settings
 from hypothesis import strategies as st
 from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import NoSuchExample
-from hypothesis.internal.conjecture import engine as conjecture_engine
 
-from pinochle_adapters.client import Engine, EngineError
+from pinochle_adapters.client import Engine, EngineError, Unsupported
 from pinochle_adapters.protocol import RULE_METHODS
+from pytest_pinochle.capabilities import Capabilities, Skip, Translation
 from pytest_pinochle.compare import Mismatch
+from pytest_pinochle.house_rules import declared_options, played_options
 from reference_engine.variants import load_rules, variant_options
 
 from .choices import Choose, DrawChoices, RandomChoices, ReplayChoices
-from .oracle import differences, expectation, likely_rule, played_answer, reference_answer
+from .oracle import (
+    differences,
+    expectation,
+    likely_rules,
+    meld_seat,
+    played_answer,
+    reference_answer,
+    seat_meld_question,
+)
 from .questions import GENERATORS, MAX_LIMIT, Question, play_hand_question
 
 ROUND_METHODS = (
@@ -49,12 +59,19 @@ class FuzzError(ValueError):
 
 @dataclass(frozen=True)
 class Target:
-    """A variant to ask about: options fixed by ``--option``, and the values the engine and the
-    reference both know for the others (drawn at random now and then)."""
+    """A variant to ask about, as the engine declared it: the option values it plays (its
+    house values, and the other values it lists), and those fixed by ``--option``."""
 
     variant: str
     fixed: Mapping[str, str]
-    free: Mapping[str, Sequence[str]]
+    declared: Mapping[str, Sequence[str]]
+    """Option name -> the values the engine declares and the reference knows, its first value
+    first (an option it does not declare is played at the variant's default)."""
+
+    @property
+    def free(self) -> dict[str, Sequence[str]]:
+        """The options a question may vary: declared with several values and not fixed."""
+        return {k: v for k, v in self.declared.items() if len(v) > 1 and k not in self.fixed}
 
 
 def targets(
@@ -63,19 +80,19 @@ def targets(
     options: Mapping[str, str] | None = None,
 ) -> list[Target]:
     """The targets an engine's ``initialize`` answer allows, restricted to ``variants`` (all the
-    reference knows when empty) and with ``options`` fixed; FuzzError if none remains or a fixed
-    option value is not declared."""
+    reference knows when empty) and with ``options`` fixed; FuzzError if none remains, a fixed
+    option value is not declared, or the engine plays only values the reference does not know."""
     fixed = dict(options or {})
     found: list[Target] = []
     for decl in info.get("variants", []):
-        vid = decl.get("id")
-        if variants and vid not in variants:
+        vid = decl.get("id") if isinstance(decl, Mapping) else None
+        if not isinstance(vid, str) or (variants and vid not in variants):
             continue
         try:
             known = variant_options(vid)
         except ValueError:
             continue  # a variant of the engine's own: the reference has no answers for it
-        declared: Mapping[str, Sequence[str]] = decl.get("options") or {}
+        declared = declared_options(info, vid) or {}
         bad = [
             f"{k}={v}"
             for k, v in fixed.items()
@@ -83,12 +100,16 @@ def targets(
         ]
         if bad:
             raise FuzzError(f"{vid}: the engine or the reference does not declare {', '.join(bad)}")
-        free = {
-            name: [v for v in values if v in known[name]["choices"]]
-            for name, values in sorted(declared.items())
-            if name in known and name not in fixed
-        }
-        found.append(Target(vid, fixed, {k: v for k, v in free.items() if v}))
+        playable: dict[str, list[str]] = {}
+        for name, values in declared.items():
+            ours = [v for v in values if v in known.get(name, {}).get("choices", ())]
+            if not ours:
+                raise FuzzError(
+                    f"{vid}: the engine plays {name}={'|'.join(values)}, which the reference "
+                    "does not know"
+                )
+            playable[name] = ours
+        found.append(Target(vid, fixed, playable))
     if not found:
         raise FuzzError(f"the engine declares none of the variants asked for: {list(variants)}")
     return found
@@ -107,15 +128,25 @@ def declared_methods(info: Mapping[str, Any], wanted: Sequence[str] = ()) -> lis
 
 
 def choose_options(target: Target, choose: Choose) -> dict[str, str]:
-    """The options of a question: the fixed ones, and one time in four declared values of the
-    others (0: the variant's defaults)."""
-    options = dict(target.fixed)
-    if target.free and choose(4) == 3:
-        for name, values in target.free.items():
-            pick = choose(len(values) + 1)
-            if pick:
-                options[name] = values[pick - 1]
-    return options
+    """The options a question is asked under: what the engine plays (``played_options``, the
+    suite's own rule) when it wants the fixed values and, for each option it declares several
+    values of, one of them (0: its first)."""
+    wanted = {k: v[0] for k, v in target.declared.items()}
+    wanted.update(target.fixed)
+    for name, values in target.free.items():
+        wanted[name] = values[choose(len(values))]
+    declared = tuple((k, tuple(v)) for k, v in target.declared.items())
+    return dict(_sent(target.variant, declared, tuple(sorted(wanted.items()))))
+
+
+@lru_cache(maxsize=4096)
+def _sent(
+    variant: str,
+    declared: tuple[tuple[str, tuple[str, ...]], ...],
+    wanted: tuple[tuple[str, str], ...],
+) -> dict[str, str]:
+    lists = {k: list(v) for k, v in declared}
+    return played_options(lists, variant, dict(wanted))[0]
 
 
 def generate(method: str, target: Target, choose: Choose) -> Question:
@@ -147,23 +178,55 @@ class Disagreement:
     expect: dict[str, Any]
     actual: Any
     mismatches: list[Mismatch]
-    rule: str
+    rules: tuple[str, ...] = ()
+    """The rules it is charged to (the blame table), likeliest first."""
 
     @property
-    def key(self) -> tuple[str, str, str]:
-        """What makes two disagreements the same bug for a campaign: method, variant, rule."""
-        return (self.question.method, self.question.variant, self.rule)
+    def rule(self) -> str:
+        """The rule it is charged to: its bucket."""
+        return self.rules[0] if self.rules else ""
+
+    @property
+    def key(self) -> tuple[str, str]:
+        """What makes two disagreements the same bug for a campaign: variant and rule."""
+        return (self.question.variant, self.rule)
 
 
-def check(engine: Engine, question: Question) -> Disagreement | None:
+@dataclass(frozen=True)
+class Skipped:
+    """A question the engine's declared model has no call for, or that it answers
+    "unsupported" (-32001): not a disagreement."""
+
+    reason: str
+
+
+def ask(engine: Engine, method: str, params: dict[str, Any]) -> Any:
+    """The engine's answer in the model the questions are written in: the request translated
+    into the capabilities it declared and its answer read back, by the suite's own code
+    (``pytest_pinochle.capabilities``); raises ``capabilities.Skip`` for a question its model
+    has no call for."""
+    declared = Capabilities.declared(engine.info)
+    if declared.is_default:
+        return engine.call(method, params)
+    translation = Translation(method, params, declared)
+    answer = engine.call(method, translation.params)
+    return translation.answer(answer) if isinstance(answer, dict) else answer
+
+
+def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
     """Ask ``engine`` and the reference; the disagreement, if any. A question the reference
-    refuses (figures that cannot come from one hand) is not a disagreement."""
+    refuses (figures that cannot come from one hand) is not a disagreement, nor is one the
+    engine answers "unsupported" or its model cannot be asked (``Skipped``)."""
     try:
         expect = expectation(question.method, reference_answer(question))
     except ValueError:
         return None
     try:
-        actual: Any = engine.call(question.method, question.params)
+        actual: Any = ask(engine, question.method, question.params)
+    except Skip as err:
+        return Skipped(str(err))
+    except Unsupported as err:
+        return Skipped(f"unsupported: {err.reason}")
     except EngineError as err:
         actual = {"error": err.reason}
         mismatches = [Mismatch("answer", f"the engine failed to answer: {err.reason}")]
@@ -171,19 +234,43 @@ def check(engine: Engine, question: Question) -> Disagreement | None:
         mismatches = differences(question.method, expect, actual)
         if not mismatches:
             return None
-    return Disagreement(question, expect, actual, mismatches, "")
+    return Disagreement(question, expect, actual, mismatches)
 
 
-def judged(engine: Engine, question: Question) -> Disagreement | None:
-    """``check`` with the disagreement's likely rule filled in."""
+def judged(engine: Engine, question: Question) -> Disagreement | Skipped | None:
+    """``check`` with the disagreement's rules filled in (the blame table)."""
     found = check(engine, question)
-    if found is not None:
-        found.rule = likely_rule(question, found.expect, found.actual, found.mismatches)
+    if isinstance(found, Disagreement):
+        found.rules = likely_rules(question, found.expect, found.actual, found.mismatches)
+        seat = meld_seat(question, found.expect, found.actual)
+        methods = (engine.info or {}).get("methods", [])
+        asked = seat_meld_question(question, seat) if seat is not None else None
+        if asked is not None and "meld" in methods:
+            # A seat's meld total is wrong: the engine's own items of that hand say which meld.
+            items = judged(engine, asked)
+            if isinstance(items, Disagreement):
+                found.rules = tuple(dict.fromkeys([*items.rules, *found.rules]))
     return found
 
 
-SHRINK_SECONDS = 10.0
-"""How long Hypothesis may shrink one disagreement; it then keeps the smallest found so far."""
+def disagreement(engine: Engine, question: Question) -> Disagreement | None:
+    """``judged``, a skipped question counted as no disagreement."""
+    found = judged(engine, question)
+    return found if isinstance(found, Disagreement) else None
+
+
+SHRINK_SECONDS = 5.0
+"""How long Hypothesis may shrink one disagreement by default; it then keeps the smallest found
+so far."""
+
+
+@dataclass(frozen=True)
+class ShrinkBudget:
+    """How much shrinking one disagreement may ask of the engine: a number of questions (which
+    makes a campaign with a fixed seed reproducible to the byte) and/or seconds."""
+
+    questions: int | None = 300
+    seconds: float | None = SHRINK_SECONDS
 
 
 def shrink(
@@ -192,47 +279,64 @@ def shrink(
     target: Target,
     choices: Sequence[int],
     bounds: Sequence[int] = (),
-    seconds: float = SHRINK_SECONDS,
+    budget: ShrinkBudget = ShrinkBudget(),
 ) -> Disagreement:
     """The smallest question Hypothesis finds, starting from the recorded ``choices`` (of these
-    ``bounds``), on which the engine still disagrees with the reference about the same method
-    and variant. A whole hand is first cut to its shortest failing action list
-    (``shortest_cut``), so Hypothesis starts from there."""
+    ``bounds``), on which the engine still disagrees with the reference about the same rule
+    (``Disagreement.key``): each distinct rule keeps its own reproducer. A whole hand is first
+    cut to its shortest failing action list (``shortest_cut``), so Hypothesis starts from there.
+
+    Once the budget is spent every new candidate is refused without asking the engine, so
+    Hypothesis stops at the smallest example accepted so far; no Hypothesis setting is patched.
+    """
     if found.question.method == "play_hand":
+        # A whole hand is its shortest failing action list: Hypothesis would regenerate whole
+        # hands for thousands of candidates once the budget is spent, to little gain.
         found, choices = shortest_cut(engine, found, target, choices, bounds)
+        return cut_actions(engine, found)
     database = InMemoryExampleDatabase()
     key = b"pinochle-fuzz"
     # One extra trailing choice: Hypothesis then sees the saved example as not yet shrunk.
     database.save(key, choices_to_bytes([*choices, 0]))
     smallest = [found]
+    accepted: set[str] = set()
+    asked = [0]
+    began = time.perf_counter()
 
-    def same_method(question: Question) -> bool:
-        other = judged(engine, question)
-        if other is None or other.question.variant != found.question.variant:
+    def spent() -> bool:
+        if budget.questions is not None and asked[0] >= budget.questions:
+            return True
+        return budget.seconds is not None and time.perf_counter() - began >= budget.seconds
+
+    def same_bug(question: Question) -> bool:
+        text = json.dumps(question.params, sort_keys=True)
+        if text in accepted:
+            return True  # Hypothesis replays the example it keeps: the same verdict
+        if spent():
             return False
+        asked[0] += 1
+        other = disagreement(engine, question)
+        if other is None or other.key != found.key:
+            return False
+        accepted.add(text)
         smallest[0] = other
         return True
 
-    # Hypothesis bounds shrinking by a module constant (300 s); a campaign wants less.
-    with mock.patch.object(conjecture_engine, "MAX_SHRINKING_SECONDS", seconds):
-        try:
-            find(
-                questions(found.question.method, target),
-                same_method,
-                settings=settings(
-                    database=database,
-                    phases=[Phase.reuse, Phase.shrink],
-                    deadline=None,
-                    suppress_health_check=list(HealthCheck),
-                    # Quiet: its advice about the time limit patched above does not apply.
-                    verbosity=Verbosity.quiet,
-                ),
-                database_key=key,
-            )
-        except NoSuchExample:  # the engine no longer disagrees (a flaky engine): keep it as is
-            return found
-    if smallest[0].question.method == "play_hand":
-        return cut_actions(engine, smallest[0])
+    try:
+        find(
+            questions(found.question.method, target),
+            same_bug,
+            settings=settings(
+                database=database,
+                phases=[Phase.reuse, Phase.shrink],
+                deadline=None,
+                suppress_health_check=list(HealthCheck),
+                verbosity=Verbosity.quiet,
+            ),
+            database_key=key,
+        )
+    except NoSuchExample:  # the engine no longer disagrees (a flaky engine): keep it as is
+        return found
     return smallest[0]
 
 
@@ -247,8 +351,8 @@ def cut_actions(engine: Engine, found: Disagreement) -> Disagreement:
         shorter = dataclasses.replace(
             question, input={**question.input, "actions": actions[:cut]}, answer=None
         )
-        other = judged(engine, shorter)
-        if other is not None:
+        other = disagreement(engine, shorter)
+        if other is not None and other.key == found.key:
             best, high = other, cut
         else:
             low = cut + 1
@@ -272,8 +376,8 @@ def shortest_cut(
     while low < high:
         cut = (low + high) // 2
         replay = ReplayChoices([*choices[:at], cut, *choices[at + 1 :]])
-        other = judged(engine, generate(found.question.method, target, replay))
-        if other is not None and other.question.variant == found.question.variant:
+        other = disagreement(engine, generate(found.question.method, target, replay))
+        if other is not None and other.key == found.key:
             best, best_choices, high = other, replay.made, cut
         else:
             low = cut + 1
@@ -285,11 +389,15 @@ def shortest_cut(
 
 @dataclass
 class Finding:
-    """A shrunk disagreement and how often its bug showed up in the campaign."""
+    """A shrunk disagreement and how often its rule was charged in the campaign."""
 
     disagreement: Disagreement
     seen: int = 1
     path: str | None = None
+    rounds: int = 0
+    """The rounds asked when it was first seen (its round number, from 1)."""
+    seconds: float = 0.0
+    """The campaign's seconds when it was first seen (shrinking before it included)."""
 
 
 @dataclass
@@ -298,6 +406,10 @@ class Report:
 
     asked: Counter[str] = field(default_factory=Counter)
     disagreed: Counter[str] = field(default_factory=Counter)
+    skipped: Counter[str] = field(default_factory=Counter)
+    """Questions per method the engine answered "unsupported" or its model cannot be asked."""
+    rules: Counter[tuple[str, str]] = field(default_factory=Counter)
+    """Disagreements per (variant, rule) they are charged to."""
     findings: list[Finding] = field(default_factory=list)
     rounds: int = 0
     seconds: float = 0.0
@@ -311,7 +423,7 @@ class Report:
 
 
 MAX_SHRUNK = 20
-"""Distinct bugs shrunk in one campaign; further ones are only counted."""
+"""Distinct rules shrunk in one campaign; further ones are only counted."""
 
 
 def run(
@@ -322,21 +434,23 @@ def run(
     *,
     hands: int | None = None,
     seconds: float | None = None,
-    shrink_seconds: float = SHRINK_SECONDS,
+    shrink_budget: ShrinkBudget = ShrinkBudget(),
     max_findings: int | None = None,
     on_question: Callable[[Question], None] | None = None,
     on_finding: Callable[[Finding], None] | None = None,
     on_progress: Callable[[Report], None] | None = None,
 ) -> Report:
     """Ask rounds of questions (one per method, the targets in turn) until ``hands`` rounds or
-    ``seconds`` have passed, or ``max_findings`` bugs are shrunk. Every question's choices come
-    from ``seed`` and its number, so the same seed asks the same questions."""
+    ``seconds`` have passed, or ``max_findings`` rules have their reproducer. Every question's
+    choices come from ``seed`` and its number, so the same seed asks the same questions.
+
+    Each disagreement is charged to a rule (``Disagreement.key``); the first of each rule is
+    shrunk to its reproducer, later ones are counted on it."""
     report = Report()
     master = random.Random(seed)
     start = time.perf_counter()
     next_tick = start
-    findings: dict[tuple[str, str, str], Finding] = {}
-    raw_seen: set[tuple[str, str, str]] = set()
+    findings: dict[tuple[str, str], Finding] = {}
     while True:
         now = time.perf_counter()
         if hands is not None and report.rounds >= hands:
@@ -357,23 +471,29 @@ def run(
                 on_question(question)
             report.asked[method] += 1
             found = judged(engine, question)
+            if isinstance(found, Skipped):
+                report.skipped[method] += 1
+                continue
             if found is None:
                 continue
             report.disagreed[method] += 1
-            # A bug already shrunk from a disagreement like this one is only counted.
-            if found.key in raw_seen or len(findings) >= MAX_SHRUNK:
-                if found.key in findings:
-                    findings[found.key].seen += 1
+            report.rules[found.key] += 1
+            if found.key in findings:
+                findings[found.key].seen += 1
                 continue
-            raw_seen.add(found.key)
+            if len(findings) >= MAX_SHRUNK:
+                continue
             began = time.perf_counter()
-            smallest = shrink(engine, found, target, choices.made, choices.bounds, shrink_seconds)
+            budget = shrink_budget
+            if seconds is not None and budget.seconds is not None:
+                # Shrinking keeps to the campaign's time too (at least a second per rule).
+                left = max(seconds - (began - start), 1.0)
+                budget = dataclasses.replace(budget, seconds=min(budget.seconds, left))
+            smallest = shrink(engine, found, target, choices.made, choices.bounds, budget)
             report.shrink_seconds += time.perf_counter() - began
-            raw_seen.add(smallest.key)
-            if smallest.key in findings:
-                findings[smallest.key].seen += 1
-                continue
-            finding = findings[smallest.key] = Finding(smallest)
+            finding = findings[found.key] = Finding(
+                smallest, rounds=report.rounds + 1, seconds=time.perf_counter() - start
+            )
             report.findings.append(finding)
             if on_finding is not None:
                 on_finding(finding)

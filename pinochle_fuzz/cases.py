@@ -16,11 +16,12 @@ from typing import Any
 
 import yaml
 
-from pinochle_adapters.client import Engine, EngineError
+from pinochle_adapters.client import Engine, EngineError, Unsupported
+from pytest_pinochle.capabilities import Skip
 from pytest_pinochle.compare import Mismatch
 from pytest_pinochle.tables import Case, load_table
 
-from .campaign import Disagreement
+from .campaign import Disagreement, ask
 from .oracle import differences
 
 AREAS = {
@@ -121,6 +122,9 @@ class Replayed:
 
     case: Case
     mismatches: list[Mismatch]
+    skipped: str = ""
+    """Why the engine was not asked (its model has no such call) or did not answer it
+    ("unsupported"): neither agrees nor disagrees."""
 
 
 def replay(engine: Engine, paths: Sequence[Path]) -> list[Replayed]:
@@ -130,7 +134,10 @@ def replay(engine: Engine, paths: Sequence[Path]) -> list[Replayed]:
     for path in paths:
         for case in load_table(path):
             try:
-                actual: Any = engine.call(case.method, case.request)
+                actual: Any = ask(engine, case.method, case.request)
+            except (Skip, Unsupported) as err:
+                out.append(Replayed(case, [], skipped=str(err)))
+                continue
             except EngineError as err:
                 out.append(Replayed(case, [Mismatch("answer", f"engine error: {err.reason}")]))
                 continue

@@ -128,10 +128,13 @@ def describe(finding: Finding, number: int, out: IO[str]) -> None:
     fields = sorted({m.where.split(".")[0].split("[")[0] for m in d.mismatches})
     actual = d.actual if isinstance(d.actual, dict) else {"answer": d.actual}
     print(
-        f"DISAGREEMENT {number}: {q.method} ({q.variant}), likely rule {d.rule} "
-        f"(seen {finding.seen} time{'s' if finding.seen != 1 else ''})",
+        f"DISAGREEMENT {number}: {d.rule} ({q.variant}), by {q.method} "
+        f"(charged {finding.seen} time{'s' if finding.seen != 1 else ''}, first in round "
+        f"{finding.rounds})",
         file=out,
     )
+    if len(d.rules) > 1:
+        print(f"  also:      {', '.join(d.rules[1:4])}", file=out)
     print(f"  options:   {_short(dict(q.options))}", file=out)
     print(f"  question:  {_short(q.input)}", file=out)
     print(f"  engine:    {_short({k: actual.get(k) for k in fields if k in actual})}", file=out)
@@ -143,10 +146,17 @@ def describe(finding: Finding, number: int, out: IO[str]) -> None:
 
 
 def summary(report: Report, out: IO[str]) -> None:
-    """Counts per method and the rate."""
-    print(f"{'method':<14} {'asked':>9} {'disagreed':>10}", file=out)
+    """The rules charged with their counts, the counts per method, and the rate."""
+    if report.rules:
+        print(f"{'rule charged':<28} {'variant':<12} {'disagreements':>13}", file=out)
+        for (variant, rule), count in report.rules.most_common():
+            print(f"{rule:<28} {variant:<12} {count:>13}", file=out)
+    print(f"{'method':<14} {'asked':>9} {'disagreed':>10} {'skipped':>9}", file=out)
     for method, asked in report.asked.items():
-        print(f"{method:<14} {asked:>9} {report.disagreed[method]:>10}", file=out)
+        print(
+            f"{method:<14} {asked:>9} {report.disagreed[method]:>10} {report.skipped[method]:>9}",
+            file=out,
+        )
     print(
         f"{report.rounds} hands in {report.seconds:.1f} s: {report.rate:.0f} hands/s "
         f"(shrinking {report.shrink_seconds:.1f} s not counted)",
@@ -158,6 +168,8 @@ def _replay(engine: Engine, paths: Sequence[Path], out: IO[str]) -> int:
     failed = 0
     for result in replay(engine, paths):
         status = "DISAGREES" if result.mismatches else "agrees"
+        if result.skipped:
+            status = f"skipped ({result.skipped})"
         print(f"{result.case.id} ({result.case.where}): {status}", file=out)
         for m in result.mismatches:
             print(f"  {m}", file=out)

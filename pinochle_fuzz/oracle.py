@@ -6,17 +6,35 @@ Messages are not compared (the suite never compares them); meld entries keep the
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pinochle_adapters.reference import FirstIllegal, ReferenceEngine, hand_answer
-from pytest_pinochle.compare import MELD_KEYS, Mismatch, compare, meld_diff
-from pytest_pinochle.diagnosis import MELD_ITEM_RULE
-from reference_engine.actions import Action
-from reference_engine.cards import parse_card, parse_cards, suit_index, to_counts
-from reference_engine.errors import IllegalAction
-from reference_engine.hand import play_violation
+from pytest_pinochle.blame import (
+    HAND_FIELDS,
+    Blame,
+    field_blame,
+    hand_divergence,
+    meld_rules,
+    total_rules,
+    trick_divergence,
+)
+from pytest_pinochle.compare import MELD_KEYS, Mismatch, TotalsOnly, compare, meld_diff
+from reference_engine.actions import Action, parse_claims
+from reference_engine.cards import (
+    SUITS,
+    card_code,
+    from_counts,
+    parse_card,
+    parse_cards,
+    suit_index,
+    to_counts,
+)
+from reference_engine.errors import IllegalAction, PinochleError
+from reference_engine.hand import HandState, play_violation
 from reference_engine.variants import load_rules
+from specdata import RULE_ID
 
 from .questions import PlayedHand, Question
 
@@ -74,56 +92,190 @@ def differences(method: str, expect: Mapping[str, Any], actual: Any) -> list[Mis
     return compare(method, expect, actual)
 
 
-_FIELD_RULES = {
-    "deal": {"hands": "DEAL-PACKETS", "next_dealer": "DEAL-ROTATION", "": "DECK-COMPOSITION"},
-    "auction": {"winner": "AUCTION-END", "complete": "AUCTION-END", "": "AUCTION-STEP"},
-    "card_points": {"": "POINTS-COUNTERS"},
-    "score_hand": {"game_winner": "GAME-TARGET", "scores": "GAME-TARGET", "": "SCORE-MADE"},
-    "play_hand": {
-        "bidder": "AUCTION-END",
-        "contract": "AUCTION-END",
-        "trump": "TRUMP-CALL",
-        "meld": "MELD-TYPES",
-        "team_meld": "MELD-ONE-HAND",
-        "aces_around": "MELD-ACES-DECLARED",
-        "tricks": "TRICK-WINNER",
-        "card_points": "POINTS-COUNTERS",
-        "tricks_won": "TRICK-WINNER",
-        "game_winner": "GAME-TARGET",
-        "": "SCORE-MADE",
-    },
-}
+def likely_rules(
+    question: Question, expect: Mapping[str, Any], actual: Any, mismatches: Sequence[Mismatch]
+) -> tuple[str, ...]:
+    """The rules the disagreement is charged to, likeliest first, through the one blame table
+    (``pytest_pinochle.blame``): the rule of the first action or call refused by one side only,
+    else the rules of the first field that differs in the order the method decides it (for two
+    refusals of one action under different rules, the hand's earlier divergence if any)."""
+    got: Mapping[str, Any] = actual if isinstance(actual, Mapping) else {}
+    method, given = question.method, question.input
+    deferred: str | None = None
+    for key in _RULED:
+        refused, same_action = _refusal_rule(expect.get(key), got.get(key))
+        if refused is not None and not same_action:
+            earlier = _earlier(question, expect, got)
+            if earlier is None:
+                return (refused,)
+            if earlier.at.startswith("seat "):
+                return _seat_meld_rules(question, int(earlier.at.split()[1]), expect, got)
+            return earlier.rules
+        deferred = deferred or refused
+    if method == "play_hand":
+        found = hand_divergence(expect, got)
+        if found is None:
+            return (deferred,) if deferred else field_blame(method, "").rules
+        if found.at.startswith("seat ") and found.at.endswith(" meld"):
+            return _seat_meld_rules(question, int(found.at.split()[1]), expect, got)
+        return found.rules
+    if deferred:
+        return (deferred,)
+    if method == "meld":
+        melds = got.get("melds")
+        if isinstance(melds, TotalsOnly) and isinstance(melds.total, int):
+            items = expect.get("melds", [])
+            worth = total_rules(items, int(expect.get("total") or 0), melds.total)
+            return worth or field_blame(method, "").rules
+        diff = meld_diff(expect.get("melds", []), melds if isinstance(melds, list) else [])
+        ids = [m.get("id") for m in [*diff.missing, *diff.unexpected]]
+        return meld_rules(ids) or field_blame(method, "").rules
+    if method == "trick_winner":
+        trick = given["trick"]
+        return ("TRICK-IDENTICAL",) if len(set(trick)) < len(trick) else ("TRICK-WINNER",)
+    if method == "legal_plays":
+        return (_play_rule(question, expect, actual),)
+    if method == "card_points" and given.get("last_trick"):
+        return ("POINTS-LAST-TRICK",)
+    first = mismatches[0].where if mismatches else ""
+    return field_blame(method, first.split(".")[0].split("[")[0]).rules
+
+
+_AFTER_MELD = ("play ", "play-on", "throw-in")
+"""Actions of a hand made once meld is shown: the state they are judged in includes it."""
+_BEFORE_PLAY = ("bidder", "contract", "trump", "aces around", "team meld")
+"""Where a hand can first differ before its meld is shown (and seat melds, ``seat N meld``)."""
+
+
+def _earlier(question: Question, expect: Mapping[str, Any], got: Mapping[str, Any]) -> Blame | None:
+    """Where a whole hand's state already differs before the first action refused by one side
+    only: the auction, trump or meld before an action made after meld, or a trick both sides
+    completed before it. The refusal follows from that earlier divergence, charged instead."""
+    if question.method != "play_hand":
+        return None
+    first = min(_index(expect.get("first_illegal")), _index(got.get("first_illegal")))
+    actions = [str(a).split(": ")[-1] for a in question.input.get("actions") or []]
+    if not 0 <= first < len(actions):
+        return None
+    at = int(first)
+    found = hand_divergence(expect, got)
+    if found is not None and (found.at in _BEFORE_PLAY or found.at.endswith(" meld")):
+        return found if actions[at].startswith(_AFTER_MELD) else None
+    want, have = expect.get("tricks"), got.get("tricks")
+    if not isinstance(want, list) or not isinstance(have, list):
+        return None
+    common = min(len(want), len(have))
+    found = trick_divergence({"tricks": want[:common]}, {"tricks": have[:common]})
+    if found is None:
+        return None
+    plays = [i for i, a in enumerate(actions) if a.startswith("play ")]
+    last = 4 * int(found.at.split()[1]) - 1  # the trick's last card, counted among the plays
+    return found if last < len(plays) and plays[last] < at else None
+
+
+def meld_seat(question: Question, expect: Mapping[str, Any], actual: Any) -> int | None:
+    """The seat whose meld total is where a whole hand first differs (no action refused by one
+    side only before it), or None."""
+    if question.method != "play_hand" or not isinstance(actual, Mapping):
+        return None
+    for key in _RULED:
+        refused, same_action = _refusal_rule(expect.get(key), actual.get(key))
+        if refused is not None and not same_action and _earlier(question, expect, actual) is None:
+            return None
+    found = hand_divergence(expect, actual)
+    if found is None or not (found.at.startswith("seat ") and found.at.endswith(" meld")):
+        return None
+    return int(found.at.split()[1])
+
+
+def seat_meld_question(question: Question, seat: int) -> Question | None:
+    """The ``meld`` question of one seat's hand as it melds in a whole-hand question (after
+    passing, with the trump called): asked of an engine that declares ``meld``, its items say
+    which meld a wrong total gets wrong."""
+    state = _meld_state(question)
+    if state is None or state.meld is None or state.trump is None:
+        return None
+    hand = [card_code(c) for c in from_counts(state.held[seat])]
+    given = {"trump": SUITS[state.trump], "hand": hand}
+    return Question("meld", question.variant, question.options, given)
+
+
+def _meld_state(question: Question) -> HandState | None:
+    """The reference's hand state of a whole-hand question once meld is shown (None if the
+    hand never gets there)."""
+    params = question.params
+    rules = load_rules(question.variant, question.options)
+    counts = [to_counts(parse_cards(h)) for h in params["hands"]]
+    scores = (params["scores"][0], params["scores"][1])
+    state = HandState(rules, params["dealer"], counts, scores, params.get("hand") or 1)
+    try:
+        steps, seats = parse_claims(params["actions"])
+    except PinochleError:
+        return None
+    for step, seat in zip(steps, seats, strict=True):
+        if state.meld is not None:
+            return state
+        try:
+            state.apply(step, seat)
+        except IllegalAction:
+            return None
+    return state if state.meld is not None else None
 
 
 def likely_rule(
     question: Question, expect: Mapping[str, Any], actual: Any, mismatches: Sequence[Mismatch]
 ) -> str:
-    """The rule ID the disagreement most likely concerns: the rule either side names for a
-    refusal, else what the first differing field decides."""
-    for key in _RULED:
-        for side in (expect, actual if isinstance(actual, Mapping) else {}):
-            value = side.get(key)
-            if isinstance(value, Mapping) and isinstance(value.get("rule"), str):
-                return str(value["rule"])
-    first = mismatches[0].where if mismatches else ""
-    field = first.split(".")[0].split("[")[0]
-    method, given = question.method, question.input
-    if method == "meld":
-        got = actual.get("melds") if isinstance(actual, Mapping) else None
-        diff = meld_diff(expect.get("melds", []), got if isinstance(got, list) else [])
-        ids = [m.get("id") for m in [*diff.missing, *diff.unexpected]]
-        return next((MELD_ITEM_RULE[i] for i in ids if i in MELD_ITEM_RULE), "MELD-TYPES")
-    if method == "trick_winner":
-        trick = given["trick"]
-        return "TRICK-IDENTICAL" if len(set(trick)) < len(trick) else "TRICK-WINNER"
-    if method == "legal_plays":
-        return _play_rule(question, expect, actual)
-    if method == "card_points" and given.get("last_trick"):
-        return "POINTS-LAST-TRICK"
-    if method == "play_hand" and field == "tricks":
-        return _trick_rule(expect, actual)
-    rules = _FIELD_RULES.get(method, {})
-    return rules.get(field, rules.get("", "MELD-TYPES"))
+    """The rule ID the disagreement most likely concerns (the first of ``likely_rules``)."""
+    return likely_rules(question, expect, actual, mismatches)[0]
+
+
+def _index(refusal: Any) -> float:
+    if not isinstance(refusal, Mapping):
+        return math.inf
+    index = refusal.get("index")
+    return index if isinstance(index, int) and not isinstance(index, bool) else -1
+
+
+def _refusal_rule(expected: Any, answered: Any) -> tuple[str | None, bool]:
+    """The rule of the first action (or call) refused by one side only, or under another rule
+    (the engine's when it refuses first, the reference's otherwise), and whether both refuse
+    that same action."""
+    e, a = _index(expected), _index(answered)
+    if e == a == math.inf:
+        return None, False
+    if e == a and expected.get("rule") == answered.get("rule"):
+        return None, True  # both refuse the same action under the same rule: no divergence
+    first = answered if a < e else expected
+    other = expected if first is answered else answered
+    for side in (first, other):
+        rule = side.get("rule") if isinstance(side, Mapping) else None
+        if isinstance(rule, str) and RULE_ID.fullmatch(rule):
+            return rule, e == a
+    return None, e == a
+
+
+def _seat_meld_rules(
+    question: Question, seat: int, expect: Mapping[str, Any], got: Mapping[str, Any]
+) -> tuple[str, ...]:
+    """A seat's meld total that differs in a whole hand: the reference's items of that seat
+    worth exactly the difference (``total_rules``), then the melds whose table value (or step
+    between two multiplicities) is the difference, then every meld rule."""
+    want, have = expect["meld"][seat], (got.get("meld") or [None] * 4)[seat]
+    rules = HAND_FIELDS["meld"].rules
+    if not isinstance(want, int) or not isinstance(have, int) or isinstance(have, bool):
+        return rules
+    state = _meld_state(question)
+    if state is None or state.meld is None:
+        return rules
+    items = [{"id": m.id, "points": m.points} for m in state.meld[seat].items]
+    diff = abs(have - want)
+    worth = [
+        {"id": name, "points": diff}
+        for name, values in state.rules.meld_table.items()
+        if any(abs(x - y) == diff for x in (0, *values) for y in (0, *values))
+    ]
+    exact = total_rules([m for m in items if m["points"] == diff] + worth, want, have)
+    return tuple(dict.fromkeys([*exact, *total_rules(items, want, have), *rules]))
 
 
 def _play_rule(question: Question, expect: Mapping[str, Any], actual: Any) -> str:
@@ -144,14 +296,3 @@ def _play_rule(question: Question, expect: Mapping[str, Any], actual: Any) -> st
         rules,
         parse_card(held[0]),
     )
-
-
-def _trick_rule(expect: Mapping[str, Any], actual: Any) -> str:
-    """TRICK-IDENTICAL when the first trick that differs holds copies of its winning card."""
-    got = actual.get("tricks") if isinstance(actual, Mapping) else None
-    for i, trick in enumerate(expect.get("tricks") or []):
-        other = got[i] if isinstance(got, list) and i < len(got) else None
-        if other != trick:
-            cards = trick["cards"]
-            return "TRICK-IDENTICAL" if len(set(cards)) < len(cards) else "TRICK-WINNER"
-    return "TRICK-WINNER"

@@ -171,6 +171,12 @@ def illegal_action(state: HandState, choose: Choose) -> Action:
         *([give(held[: n - 1] or held[:1])] if held else []),
     ]
     legal = set(state.legal_actions())
+    if state.phase is Phase.PLAY:
+        # A card the player holds but may not play breaks an obligation that binds now (follow,
+        # beat, trump, over-trump): three times in four, the illegal action is one of those.
+        breaking = [play(c) for c in sorted(set(held)) if play(c) not in legal]
+        if breaking and choose(4) != 0:
+            return breaking[choose(len(breaking))]
     wrong = [a for a in candidates if a not in legal]
     return wrong[choose(len(wrong))]
 
@@ -219,7 +225,12 @@ def game_score(rules: Rules, choose: Choose) -> int:
         return 0
     mark = rules.bid_to_win if how == 2 and rules.bid_to_win else rules.target
     unit = rules.auction.unit
-    return max(mark - unit * choose(8) + (unit if how == 3 else 0), -mark)
+    score = max(mark - unit * choose(8) + (unit if how == 3 else 0), -mark)
+    if not rules.rounds and rules.variant != "double-deck":
+        # The game would have ended (ERRATA-SCORE-HAND-INPUTS, item 5): only double-deck
+        # sides stand past the target (ERRATA-PAST-TARGET).
+        score = min(score, rules.target - 1)
+    return score
 
 
 def _stop_in_play(choose: Choose, odds: int) -> Callable[[HandState], bool]:
@@ -227,6 +238,28 @@ def _stop_in_play(choose: Choose, odds: int) -> Callable[[HandState], bool]:
 
     def stop(state: HandState) -> bool:
         return state.phase is Phase.PLAY and choose(odds) == 0
+
+    return stop
+
+
+def _binding(choose: Choose) -> Callable[[HandState], bool]:
+    """Stop at a position of trick play where the player to act holds a card it may not play
+    (an obligation binds): one time in two where it is void in the suit led (trumping and
+    over-trumping bind, late in the hand), one in twelve elsewhere (following, beating)."""
+
+    def stop(state: HandState) -> bool:
+        seat = state.current_seat()
+        if state.phase is not Phase.PLAY or seat is None:
+            return False
+        held = sum(1 for count in state.held[seat] if count)
+        if len(state.legal_actions()) == held:
+            return False
+        # Void in the suit led, trumping and over-trumping bind: rarer, so taken more often.
+        led = suit_of(state.trick[0]) if state.trick else None
+        void = led is not None and not any(
+            count and suit_of(kind) == led for kind, count in enumerate(state.held[seat])
+        )
+        return choose(2 if void else 12) == 0
 
     return stop
 
@@ -249,11 +282,30 @@ def ask_deal(rules: Rules, choose: Choose) -> Input:
     return {"dealer": dealer, "deck": codes(deck)}
 
 
+def boundary_bids(high: int | None, rules: Rules) -> list[int]:
+    """Bids at every threshold of the bid steps and one off each side of each step there: the
+    opening minimum, the mark above which the unit changes (double-deck 60: 59 to 66), the
+    largest raise over the high bid (online 50) and the highest bid; legal and illegal alike."""
+    a = rules.auction
+    near: set[int] = set()
+    marks = [a.minimum, *([a.maximum] if a.maximum is not None else [])]
+    if high is not None:
+        marks += [high + a.unit]
+        if a.max_raise is not None:
+            marks += [high + a.max_raise]
+    for mark in marks:
+        near.update((mark - 1, mark, mark + 1, mark + a.unit))
+    if a.unit_above is not None:
+        threshold, unit = a.unit_above
+        near.update(range(threshold - 2 * a.unit, threshold + unit + 2))
+    return sorted(b for b in near if b >= 1)
+
+
 def ask_auction(rules: Rules, choose: Choose) -> Input:
     """AUCTION-*: a sequence of calls, each with chance 1/16 of being the last; mostly legal
     (the smallest bid, a pass, a raise of exactly the largest raise, any legal bid), one in ten
-    illegal (off step, too low, out of turn, a forced pass), and now and then a call after the
-    end."""
+    illegal (off step, too low, out of turn, a forced pass), one in six a bid at a threshold of
+    the steps or one off it (``boundary_bids``), and now and then a call after the end."""
     a = rules.auction
     dealer = choose(4)
     state = auction.start(rules, dealer)
@@ -267,7 +319,7 @@ def ask_auction(rules: Rules, choose: Choose) -> Input:
             seat, call = choose(4), None if choose(2) == 0 else a.minimum
         else:
             low = auction.min_bid(state, rules)
-            how = choose(20)
+            how = choose(24)
             high = state.high_bid or a.minimum
             call = None if low is None else low
             if 8 <= how < 14 and auction.can_pass(state, rules):
@@ -284,6 +336,9 @@ def ask_auction(rules: Rules, choose: Choose) -> Input:
                 call = None if pick == len(wrong) and forced else max(wrong[pick % len(wrong)], 1)
             elif how == 19:
                 seat = (seat + 1 + choose(3)) % 4
+            elif how >= 20:
+                near = boundary_bids(state.high_bid, rules)
+                call = near[choose(len(near))]
         calls.append({"seat": seat, "pass": True} if call is None else {"seat": seat, "bid": call})
         try:
             state = auction.apply_call(state, rules, seat, call)
@@ -394,18 +449,99 @@ def ask_card_points(rules: Rules, choose: Choose) -> Input:
     return {"cards": codes(picker.cards(n)), "last_trick": choose(2) == 1}
 
 
+def score_outcomes(rules: Rules) -> list[str]:
+    """The outcomes a hand of these rules can have (ERRATA-SCORE-HAND-INPUTS, item 2):
+    ``no_marriage`` and ``meld_short`` in double-deck only, ``thrown_in`` where a throw-in is
+    played (not single-deck, not double-deck ``throw_in=none``)."""
+    found = ["played"]
+    if rules.throw_in != "none" and rules.variant != "single-deck":
+        found.append("thrown_in")
+    if rules.variant == "double-deck":
+        found += ["meld_short", "no_marriage"]
+    return found
+
+
+def contracts(rules: Rules, count: int = 40) -> list[int]:
+    """The ``count`` smallest contracts the variant's auction can produce (on the bid steps,
+    from the opening minimum up: ERRATA-SCORE-HAND-INPUTS, item 1)."""
+    a = rules.auction
+    found: list[int] = []
+    bid = a.minimum
+    while len(found) < count and (a.maximum is None or bid <= a.maximum):
+        if auction.step_ok(bid, None, rules):
+            found.append(bid)
+        bid += 1
+    return found
+
+
+def refusable(rules: Rules, figures: Mapping[str, Any]) -> str | None:
+    """Which item of the closed list of ERRATA-SCORE-HAND-INPUTS these ``score_hand`` figures
+    fall under (an engine may refuse them or score them freely, so they are never asked), or
+    None."""
+    contract, outcome = figures["contract"], figures["outcome"]
+    bidders = figures["bidder_team"]
+    bid_meld = figures["meld"][bidders]
+    a = rules.auction
+    if contract < a.minimum or not auction.step_ok(contract, None, rules):
+        return "1: a contract the auction cannot produce"
+    if outcome not in score_outcomes(rules):
+        return "2: an outcome the variant does not have"
+    if rules.variant == "double-deck":
+        short = bid_meld < rules.meld_minimum
+        if (outcome in ("played", "thrown_in") and short) or (
+            outcome == "meld_short" and not short
+        ):
+            return "3: an outcome the bidders' meld rules out"
+    if (
+        rules.forced_throw_in
+        and outcome == "played"
+        and contract - bid_meld > rules.total_card_points
+    ):
+        return "3: a played hand that must have been thrown in"
+    tricks, won = figures["tricks"], figures["tricks_won"]
+    if outcome == "played":
+        if sum(tricks) != rules.total_card_points or sum(won) != rules.hand_size:
+            return "4: trick figures that do not add up"
+        if any(w == 0 and t for t, w in zip(tricks, won, strict=True)):
+            return "4: card points without a trick"
+    elif any(tricks) or any(won):
+        return "4: trick figures in a hand not played"
+    past = max(figures["scores"]) >= rules.target
+    if not rules.rounds and rules.variant != "double-deck" and past:
+        return "5: a team already at the target before the hand"
+    if rules.rounds and "hand" not in figures:
+        return "6: no hand number"
+    return None
+
+
 def ask_score_hand(rules: Rules, choose: Choose) -> Input:
     """SCORE-*, GAME-*: figures of one hand that add up, placed around the thresholds: the
-    contract made exactly or missed by one, the meld and trick minimums, the game target."""
+    contract made exactly or missed by one, the meld and trick minimums, the game target. Never
+    figures of the closed list of ERRATA-SCORE-HAND-INPUTS (``refusable``)."""
     total, size = rules.total_card_points, rules.hand_size
-    outcome = ("played", "thrown_in", "meld_short", "no_marriage")[choose(8) // 5 * (1 + choose(3))]
+    outcomes = score_outcomes(rules)
+    # Played five times in eight; the other outcomes share the rest.
+    how = choose(8)
+    outcome = (
+        outcomes[0] if how < 5 or len(outcomes) == 1 else outcomes[1 + choose(len(outcomes) - 1)]
+    )
     bidder_team = choose(2)
-    a = rules.auction
-    contract = a.minimum + a.unit * choose(8 * (1 + choose(4)))
+    steps = contracts(rules)
+    contract = steps[choose(8 * (1 + choose(4))) % len(steps)]
     minimum = rules.meld_minimum
     edges = [0, minimum - 1, minimum, contract // 2, contract]
     bid_meld = max(edges[choose(len(edges))] + choose(3) - 1, 0)
     other_meld = max(edges[choose(len(edges))] + choose(3) - 1, 0)
+    if rules.variant == "double-deck":
+        # The bidders' meld decides whether the hand is played at all (MELD-SHORT-BIDDER).
+        if outcome in ("played", "thrown_in"):
+            bid_meld = max(bid_meld, minimum)
+        elif outcome == "meld_short":
+            bid_meld = min(bid_meld, minimum - 1)
+    if rules.forced_throw_in and outcome == "played":
+        # More than the card points above the bidders' meld must be thrown in (item 3).
+        reachable = [c for c in steps if c - bid_meld <= total] or steps[:1]
+        contract = min(contract, reachable[-1])
     if outcome == "played":
         trick_edges = [contract - bid_meld, rules.trick_minimum, total // 2, 0, total]
         bid_tricks = trick_edges[choose(len(trick_edges))] + choose(3) - 1
@@ -445,11 +581,18 @@ actions in double-deck), and shrinking the cut gives the shortest action list.""
 
 def play_hand_question(rules: Rules, choose: Choose) -> tuple[Input, PlayedHand, Action | None]:
     """A hand from its deal, whole or cut after a number of actions (most random hands are
-    whole), sometimes with one illegal action after them; the input, the hand played, and the
+    whole), one in eight with an illegal action after them, and one in eight stopped where an
+    obligation binds with a held card that breaks it; the input, the hand played, and the
     illegal action if any."""
-    played = play_choices(rules, choose, limit=choose(MAX_LIMIT))
+    how = choose(8)
+    if how == 7:
+        # Stopped where an obligation binds (the player holds a card it may not play), to play
+        # a card that breaks it.
+        played = play_choices(rules, choose, stop=_binding(choose))
+    else:
+        played = play_choices(rules, choose, limit=choose(MAX_LIMIT))
     actions = played.actions
-    extra = illegal_action(played.state, choose) if choose(8) == 7 else None
+    extra = illegal_action(played.state, choose) if how >= 6 else None
     listed = [*actions, extra] if extra is not None else actions
     params: Input = {
         "dealer": played.dealer,

@@ -6,17 +6,24 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
 
+from pinochle_adapters import sdk
 from pinochle_adapters.client import Engine, load_server, open_engine, open_in_process
+from pinochle_adapters.reference import ReferenceEngine
 from pinochle_fuzz import campaign, cli
 from pinochle_fuzz.campaign import Disagreement
-from pinochle_fuzz.questions import Question
+from pinochle_fuzz.questions import Question, refusable
 from pytest_pinochle.tables import load_table
+from reference_engine.variants import load_rules
+from tests import capability_engines
+from tests.house_engines import HOUSES, HouseEngine
 
 REFERENCE = "pinochle_adapters.reference:server"
 SEED = 1
@@ -42,15 +49,20 @@ def hunt(engine: Engine) -> campaign.Report:
 
     Shrinking is bounded by a count of questions, not by a time limit, so a loaded machine gets
     the same minimal reproducer, later."""
+    return campaign_of(engine, HUNT_ROUNDS, max_findings=1)
+
+
+def campaign_of(engine: Engine, rounds: int, **kw: Any) -> campaign.Report:
+    """A campaign of ``rounds`` rounds with SEED over all the engine declares."""
     assert engine.info is not None
     return campaign.run(
         engine,
         campaign.targets(engine.info),
         campaign.declared_methods(engine.info),
         SEED,
-        hands=HUNT_ROUNDS,
+        hands=rounds,
         shrink_budget=SHRINK,
-        max_findings=1,
+        **kw,
     )
 
 
@@ -208,3 +220,155 @@ def test_planted_bug_found_through_a_subprocess_engine() -> None:
     found = report.findings[0].disagreement
     assert (found.question.method, found.question.variant) == ("auction", "online")
     assert found.actual["violation"]["rule"] == "AUCTION-STEP"
+
+
+# --- what is asked: declarations, capabilities, refusable figures, boundaries (issue 18) --------
+
+
+def house_engine(name: str, bugs: str | None = None) -> Engine:
+    """A house-rule engine of tests.house_engines: in-process when clean; with planted bugs
+    (patched into the reference's functions, which the fuzzer's oracle also calls) a subprocess."""
+    if bugs is None:
+        return open_in_process(sdk.Server(HouseEngine(HOUSES[name])))
+    return open_engine(f"{sys.executable} -m tests.house_engines {name} {bugs}")
+
+
+@pytest.mark.parametrize("name", sorted(HOUSES))
+def test_only_the_house_values_declared_are_asked(name: str) -> None:
+    """An engine declaring one value of an option is asked that value, never the default."""
+    house = HOUSES[name]
+    info = {"variants": HouseEngine(house).variants, "methods": list(campaign.ROUND_METHODS)}
+    targets = campaign.targets(info)
+    methods = campaign.declared_methods(info)
+    for q in campaign.asked_questions(targets, methods, seed=SEED, rounds=60):
+        assert dict(q.options) == house.options, q
+
+
+def test_several_declared_values_vary_and_undeclared_options_stay_at_the_default() -> None:
+    info = {
+        "variants": [{"id": "double-deck", "options": {"target": ["1000", "500"]}}],
+        "methods": ["score_hand"],
+    }
+    targets = campaign.targets(info)
+    asked = [dict(q.options) for q in campaign.asked_questions(targets, ["score_hand"], 4, 80)]
+    assert {o.get("target") for o in asked} == {"1000", "500"}
+    assert all(set(o) <= {"target"} for o in asked)
+
+
+@pytest.mark.parametrize("name", sorted(HOUSES))
+def test_clean_house_engine_reports_nothing(name: str) -> None:
+    """The house engines of issue 17 (the reference, honestly declared): no report in a bounded
+    campaign (benchmarks/bench_fuzz.py runs them 30 s each)."""
+    with house_engine(name) as engine:
+        report = campaign_of(engine, 250)
+    assert not report.findings and not report.rules, report.rules
+
+
+class UnsupportedWinner(ReferenceEngine):
+    """Answers "unsupported" (-32001) to every trick_winner question."""
+
+    def trick_winner(self, params: dict[str, Any]) -> Any:
+        raise sdk.Unsupported("trick_winner of four cards only")
+
+
+def test_unsupported_is_a_skip_not_a_disagreement() -> None:
+    with open_in_process(sdk.Server(UnsupportedWinner())) as engine:
+        report = campaign_of(engine, 40)
+    assert report.skipped["trick_winner"] == 40 and not report.disagreed
+    assert not report.findings
+
+
+@pytest.mark.parametrize("name", ["implicit-forced-bid", "meld-totals"])
+def test_capabilities_are_translated_by_the_suites_code(name: str) -> None:
+    """Engines speaking the other model, declared: no disagreement (asked through
+    pytest_pinochle.capabilities); undeclared, the fuzzer finds the difference."""
+    with open_in_process(capability_engines.server(name)) as engine:
+        report = campaign_of(engine, 300)
+    assert not report.findings, [f.disagreement.mismatches for f in report.findings]
+    with open_in_process(capability_engines.server(name, declared=False)) as engine:
+        report = campaign_of(engine, 300, max_findings=1)
+    assert report.findings
+
+
+def test_score_hand_never_asks_the_closed_list_of_errata_score_hand_inputs() -> None:
+    info = {
+        "variants": [
+            {"id": "double-deck", "options": {"throw_in": ["voluntary", "none"]}},
+            {"id": "single-deck", "options": {}},
+            {"id": "online", "options": {"rounds": ["off", "5"]}},
+        ],
+        "methods": ["score_hand"],
+    }
+    targets = campaign.targets(info)
+    seen = set()
+    for q in campaign.asked_questions(targets, ["score_hand"], seed=SEED, rounds=3000):
+        rules = load_rules(q.variant, q.options)
+        assert refusable(rules, q.input) is None, q
+        seen.add((q.variant, q.input["outcome"]))
+    assert seen == {
+        ("double-deck", "played"),
+        ("double-deck", "thrown_in"),
+        ("double-deck", "meld_short"),
+        ("double-deck", "no_marriage"),
+        ("single-deck", "played"),
+        ("online", "played"),
+        ("online", "thrown_in"),
+    }
+
+
+def test_auctions_bid_one_off_each_step_at_every_threshold() -> None:
+    """Double-deck: after a high bid of 56 to 60, bids of 61 to 64 (refused: above 60 only
+    fives) and 65; online: raises of 49, 51 and 60 (refused) and 50 over the high bid."""
+    info = {"variants": [{"id": "double-deck"}, {"id": "online"}], "methods": ["auction"]}
+    targets = campaign.targets(info)
+    pairs: dict[str, set[tuple[int, int]]] = {"double-deck": set(), "online": set()}
+    for q in campaign.asked_questions(targets, ["auction"], seed=SEED, rounds=1500):
+        bids = [c["bid"] for c in q.input["calls"] if "bid" in c]
+        pairs[q.variant].update(itertools.pairwise(bids))
+    dd = pairs["double-deck"]
+    assert {b for a, b in dd if 56 <= a <= 60} >= {61, 62, 63, 64, 65}
+    assert {b - a for a, b in pairs["online"]} >= {49, 50, 51, 60}
+
+
+def test_whole_hands_play_held_cards_that_break_a_binding_obligation() -> None:
+    info = {"variants": [{"id": "double-deck"}], "methods": ["play_hand"]}
+    targets = campaign.targets(info)
+    rules = set()
+    for q in campaign.asked_questions(targets, ["play_hand"], seed=SEED, rounds=1500):
+        illegal = q.answer["first_illegal"] if q.answer else None
+        if illegal and illegal["rule"].startswith("PLAY-"):
+            rules.add(illegal["rule"])
+    assert rules >= {"PLAY-FOLLOW", "PLAY-CRAWL", "PLAY-TRUMP-VOID"}
+
+
+# --- bugs planted in house-rule and whole-hand-only engines (issue 18) --------------------------
+
+THREE_BUGS = "arounds-missing-suit+step-on-high-bid+no-overtrump"
+
+
+@pytest.mark.slow
+def test_three_planted_bugs_give_one_reproducer_per_rule() -> None:
+    """dd-no-bid-to-win with three bugs at once: exactly one reproducer for each of the three
+    rules, the counts per rule in the report (figures: benchmarks/bench_fuzz.py)."""
+    with house_engine("dd-no-bid-to-win", THREE_BUGS) as engine:
+        report = campaign_of(engine, 400, max_findings=3)
+    rules = sorted(f.disagreement.rule for f in report.findings)
+    assert rules == ["AUCTION-STEP", "MELD-AROUNDS", "PLAY-OVERTRUMP"], report.rules
+    assert {rule for _, rule in report.rules} == set(rules)
+    step = next(f.disagreement for f in report.findings if f.disagreement.rule == "AUCTION-STEP")
+    bids = [c.get("bid") for c in step.question.input.get("calls", [])]
+    assert any(isinstance(b, int) and b > 60 and b % 5 for b in bids), step.question.input
+
+
+@pytest.mark.slow
+def test_whole_hand_only_engine_with_the_crawl_bug_is_found() -> None:
+    """An engine declaring play_hand and play_game only, which lets a player under a partner's
+    winning card follow low: found, with an action list ending at the crawl it lets pass."""
+    command = f"{sys.executable} -m tests.whole_hand_engines partner-no-crawl"
+    with open_engine(command) as engine:
+        report = campaign_of(engine, 3000, max_findings=1)
+        assert report.findings, report.rules
+        found = report.findings[0].disagreement
+        assert (found.question.method, found.rule) == ("play_hand", "PLAY-CRAWL")
+        actions = found.question.input["actions"]
+        assert agrees_with(engine, found, actions=actions[:-1])

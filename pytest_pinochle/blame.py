@@ -1,0 +1,293 @@
+"""The one field-to-rule blame table: which rules decide each field of an answer, likeliest first,
+and the first field of a whole hand that differs, in play order. The diagnosis and the fuzzer
+both charge a differing answer through it.
+
+Pure data over answers (never the rules themselves): a table lookup, with the few fields whose
+rule depends on the values (a trick's winner, the outcome, card points, a meld total) decided by
+the small functions below.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+MELD_ITEM_RULE = {
+    "run": "MELD-RUN",
+    "royal_marriage": "MELD-ROYAL-MARRIAGE",
+    "marriage": "MELD-MARRIAGE",
+    "dix": "MELD-DIX",
+    "pinochle": "MELD-PINOCHLE",
+    "aces_around": "MELD-AROUNDS",
+    "kings_around": "MELD-AROUNDS",
+    "queens_around": "MELD-AROUNDS",
+    "jacks_around": "MELD-AROUNDS",
+    "tens_around": "MELD-TENS-AROUND",
+}
+"""The rule that decides each meld item of the protocol."""
+
+MELD_ITEM_RULES = (
+    "MELD-RUN",
+    "MELD-ROYAL-MARRIAGE",
+    "MELD-MARRIAGE",
+    "MELD-DIX",
+    "MELD-PINOCHLE",
+    "MELD-AROUNDS",
+    "MELD-TENS-AROUND",
+    "MELD-ROUNDHOUSE",
+    "MELD-TYPES",
+    "MELD-ONE-HAND",
+)
+"""The rules that decide a seat's meld total."""
+
+
+@dataclass(frozen=True)
+class FieldBlame:
+    """The rules deciding one field, likeliest first; a case's own rules of ``family`` (rule-ID
+    prefixes) come before them, since a case tests the rule it names."""
+
+    rules: tuple[str, ...]
+    family: tuple[str, ...] = ()
+
+    def charged(self, own: Sequence[str] = ()) -> tuple[str, ...]:
+        """The rules charged: the case's own of the family first, then the table's."""
+        chosen = [r for r in own if self.family and r.startswith(self.family)]
+        return tuple(dict.fromkeys([*chosen, *self.rules]))
+
+
+_AUCTION_END = FieldBlame(("AUCTION-END",), ("AUCTION-",))
+_SCORE = FieldBlame(("SCORE-MADE", "SCORE-SET"), ("SCORE-", "MELD-MINIMUM"))
+_GAME = FieldBlame(("GAME-TARGET",), ("GAME-",))
+
+HAND_FIELDS: dict[str, FieldBlame] = {
+    "bidder": _AUCTION_END,
+    "contract": _AUCTION_END,
+    "trump": FieldBlame(("TRUMP-CALL",)),
+    "meld": FieldBlame(MELD_ITEM_RULES, MELD_ITEM_RULES),
+    "aces_around": FieldBlame(("MELD-ACES-DECLARED",)),
+    # The seats' melds agree by then: the team's is their sum counted from the minimum up.
+    "team_meld": FieldBlame(("MELD-MINIMUM", "MELD-ONE-HAND"), ("MELD-MINIMUM", "MELD-ONE-HAND")),
+    "outcome": FieldBlame(("SCORE-THROW-IN",)),  # refined by ``outcome_rules``
+    "trick leader": FieldBlame(("TRICK-WINNER",)),  # the first trick's: PLAY-LEAD
+    # The same actions give other cards to a trick only when the turn goes round otherwise.
+    "trick cards": FieldBlame(("PLAY-TURN",)),
+    "trick winner": FieldBlame(("TRICK-WINNER", "TRICK-IDENTICAL")),  # refined: ``trick_rules``
+    "tricks": FieldBlame(("TRICK-WINNER",)),  # tricks where none are expected (or the reverse)
+    "tricks_won": FieldBlame(("TRICK-WINNER",)),
+    "card_points": FieldBlame(("POINTS-COUNTERS", "POINTS-LAST-TRICK")),  # ``points_rules``
+    "delta": _SCORE,
+    "scores": _SCORE,
+    "game_winner": _GAME,
+}
+"""The fields of a ``play_hand`` answer (and of a tricks entry, ``trick ...``) with the rules that
+decide them; the order of ``HAND_ORDER`` is the order a hand decides them in."""
+
+HAND_ORDER = (
+    "bidder",
+    "contract",
+    "trump",
+    "meld",
+    "aces_around",
+    "team_meld",
+    "outcome",
+    "tricks",
+    "tricks_won",
+    "card_points",
+    "delta",
+    "scores",
+    "game_winner",
+)
+"""The fields of a hand in play order: the first that differs is the hand's divergence (a
+``no_marriage`` outcome comes right after the trump, before meld: ``hand_divergence``)."""
+
+ANSWER_FIELDS: dict[str, dict[str, FieldBlame]] = {
+    "deal": {
+        "hands": FieldBlame(("DEAL-PACKETS",)),
+        "next_dealer": FieldBlame(("DEAL-ROTATION",)),
+        "": FieldBlame(("DECK-COMPOSITION",)),
+    },
+    "auction": {
+        "complete": _AUCTION_END,
+        "winner": _AUCTION_END,
+        "contract": _AUCTION_END,
+        "next_seat": FieldBlame(("AUCTION-TURN",), ("AUCTION-TURN", "AUCTION-PASS-FINAL")),
+        "min_bid": FieldBlame(("AUCTION-STEP",)),
+        "can_pass": FieldBlame(("AUCTION-DEALER-FORCED",)),
+        "": FieldBlame(("AUCTION-STEP",)),
+    },
+    "meld": {"": FieldBlame(("MELD-TYPES",))},  # the items' own rules: ``meld_rules``
+    "legal_plays": {"": FieldBlame(("PLAY-FOLLOW",))},  # the card's obligation when held
+    "trick_winner": {"": FieldBlame(("TRICK-WINNER",))},  # ``trick_rules`` on the trick
+    "card_points": {"": FieldBlame(("POINTS-COUNTERS",))},  # with the last trick: LAST-TRICK
+    "score_hand": {
+        "made": _SCORE,
+        "delta": _SCORE,
+        "scores": FieldBlame(("GAME-TARGET",), ("GAME-ROUNDS", "GAME-TARGET")),
+        "game_winner": _GAME,
+        "": _SCORE,
+    },
+    "play_hand": HAND_FIELDS,
+}
+"""Each method's answer fields with the rules that decide them (``""``: any other field)."""
+
+
+def field_blame(method: str, name: str) -> FieldBlame:
+    """The blame of field ``name`` of ``method``'s answer (the method's default for others)."""
+    fields = ANSWER_FIELDS.get(method, {})
+    found = fields.get(name) or fields.get("")
+    return found if found is not None else FieldBlame(("MELD-TYPES",))
+
+
+@dataclass(frozen=True)
+class Blame:
+    """Where an answer first differs and the rules charged for it, likeliest first."""
+
+    at: str
+    rules: tuple[str, ...]
+    detail: str = ""
+
+
+def trick_rules(trick: Mapping[str, Any]) -> tuple[str, ...]:
+    """TRICK-IDENTICAL when the expected winning card has a twin in the trick, else TRICK-WINNER."""
+    cards = list(trick.get("cards") or [])
+    leader, winner = trick.get("leader"), trick.get("winner")
+    if isinstance(leader, int) and isinstance(winner, int) and cards:
+        position = (winner - leader) % 4
+        if position < len(cards) and cards.count(cards[position]) > 1:
+            return ("TRICK-IDENTICAL", "TRICK-WINNER")
+    return ("TRICK-WINNER", "TRICK-IDENTICAL")
+
+
+def outcome_rules(expected: Any, answered: Any, own: Sequence[str] = ()) -> tuple[str, ...]:
+    """The rules behind two different outcomes of a hand: the rule of each special ending."""
+    forced = "SCORE-FORCED-THROW-IN" if "SCORE-FORCED-THROW-IN" in own else "SCORE-THROW-IN"
+    by_outcome = {
+        "no_marriage": "TRUMP-NO-MARRIAGE",
+        "meld_short": "MELD-SHORT-BIDDER",
+        "thrown_in": forced,
+    }
+    pair = sorted({str(expected), str(answered)})
+    found = tuple(by_outcome[o] for o in pair if o in by_outcome) or ("SCORE-THROW-IN",)
+    if "TRUMP-NO-MARRIAGE" in found:
+        # The hand ends because no suit is a legal trump (TRUMP-MARRIAGE): an engine that plays
+        # on may lack the ending or allow a suit without a marriage.
+        found = (*found, "TRUMP-MARRIAGE")
+    return found
+
+
+def points_rules(expected: Sequence[Any], answered: Any) -> tuple[str, ...]:
+    """Card points wrong for one side only point at the last trick's bonus first."""
+    got = answered if isinstance(answered, list) else [None, None]
+    one_side = sum(w != g for w, g in zip(expected, got, strict=False)) == 1
+    if one_side:
+        return ("POINTS-LAST-TRICK", "POINTS-COUNTERS")
+    return ("POINTS-COUNTERS", "POINTS-LAST-TRICK")
+
+
+def meld_rules(ids: Iterable[Any]) -> tuple[str, ...]:
+    """The rules of the meld items reported wrong (missing or unexpected), in their order."""
+    return tuple(dict.fromkeys(MELD_ITEM_RULE[str(i)] for i in ids if str(i) in MELD_ITEM_RULE))
+
+
+def total_rules(items: Sequence[Mapping[str, Any]], want: int, got: int) -> tuple[str, ...]:
+    """The rules behind a meld total that differs while its items do not show: an item worth
+    exactly the difference is likeliest (counted though it should not be, or left out), then
+    the other items' rules."""
+    known = [m for m in items if m.get("id") in MELD_ITEM_RULE]
+    exact = [MELD_ITEM_RULE[str(m["id"])] for m in known if m.get("points") == abs(got - want)]
+    others = [MELD_ITEM_RULE[str(m["id"])] for m in known]
+    return tuple(dict.fromkeys([*exact, *others]))
+
+
+def hand_divergence(
+    expect: Mapping[str, Any], answer: Mapping[str, Any], own: Sequence[str] = ()
+) -> Blame | None:
+    """The first field of a hand's state (after the actions' verdicts) that differs, in play
+    order, with the rules the table charges for it (a case's ``own`` rules of the field's family
+    first)."""
+
+    def differs(key: str) -> bool:
+        return key in expect and expect[key] != answer.get(key)
+
+    def shown(key: str) -> str:
+        return f"expected {expect[key]}, engine {answer.get(key)}"
+
+    def blame(key: str) -> tuple[str, ...]:
+        return HAND_FIELDS[key].charged(own)
+
+    no_marriage = "no_marriage" in (expect.get("outcome"), answer.get("outcome"))
+    for key in HAND_ORDER:
+        if key == "meld":
+            # The outcome is decided in play order too: no marriage right after the auction,
+            # the meld short and the throw-in only once meld is known.
+            if differs("outcome") and no_marriage:
+                rules = outcome_rules(expect["outcome"], answer.get("outcome"), own)
+                return Blame("outcome", rules, shown("outcome"))
+            want, got = expect.get("meld"), answer.get("meld")
+            if isinstance(want, list) and isinstance(got, list):
+                for seat, (w, g) in enumerate(zip(want, got, strict=False)):
+                    if w != g:
+                        return Blame(
+                            f"seat {seat} meld", blame("meld"), f"expected {w}, engine {g}"
+                        )
+            continue
+        if key == "tricks":
+            found = trick_divergence(expect, answer, own)
+            if found is not None:
+                return found
+            continue
+        if not differs(key):
+            continue
+        if key == "outcome":
+            return Blame(key, outcome_rules(expect[key], answer.get(key), own), shown(key))
+        if key == "card_points" and isinstance(expect[key], list):
+            return Blame("card points", points_rules(expect[key], answer.get(key)), shown(key))
+        if key in ("delta", "scores") and _set(expect):
+            # The bidders lost their contract: the set decides their score first.
+            set_first = ("SCORE-SET", *blame(key))
+            return Blame(key, tuple(dict.fromkeys(set_first)), shown(key))
+        return Blame(key.replace("_", " "), blame(key), shown(key))
+    return None
+
+
+def _set(expect: Mapping[str, Any]) -> bool:
+    """Whether the expected hand was played and set (the bidders' delta is negative)."""
+    bidder, delta = expect.get("bidder"), expect.get("delta")
+    if expect.get("outcome") != "played" or not isinstance(bidder, int):
+        return False
+    return isinstance(delta, list) and len(delta) == 2 and delta[bidder % 2] < 0
+
+
+def trick_divergence(
+    expect: Mapping[str, Any], answer: Mapping[str, Any], own: Sequence[str] = ()
+) -> Blame | None:
+    """The first trick whose leader, cards or winner differ (``own``: a case's rules)."""
+    want_tricks = expect.get("tricks")
+    if not isinstance(want_tricks, list):
+        if "tricks" in expect and want_tricks != answer.get("tricks"):
+            # None expected (no trick is played) against some tricks: the case's own rule.
+            rules = (*own[:1], *HAND_FIELDS["tricks"].rules)
+            return Blame("tricks", tuple(dict.fromkeys(rules)), f"expected {want_tricks}")
+        return None
+    got_tricks = answer.get("tricks")
+    got_list = got_tricks if isinstance(got_tricks, list) else []
+    for number, want in enumerate(want_tricks, start=1):
+        got = got_list[number - 1] if number - 1 < len(got_list) else {}
+        got = got if isinstance(got, Mapping) else {}
+        if want.get("leader") != got.get("leader"):
+            rules = ("PLAY-LEAD",) if number == 1 else HAND_FIELDS["trick leader"].rules
+            return Blame(f"trick {number} leader", rules, f"expected seat {want.get('leader')}")
+        if want.get("cards") != got.get("cards"):
+            rules = HAND_FIELDS["trick cards"].rules
+            return Blame(f"trick {number} cards", rules, f"engine {got.get('cards')}")
+        if want.get("winner") != got.get("winner"):
+            return Blame(
+                f"trick {number} winner",
+                trick_rules(want),
+                f"{' '.join(want.get('cards') or [])}: expected seat {want.get('winner')}, "
+                f"engine {got.get('winner')}",
+            )
+    if len(got_list) > len(want_tricks):
+        return Blame("tricks", HAND_FIELDS["tricks"].rules, f"engine {len(got_list)} tricks")
+    return None

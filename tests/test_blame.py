@@ -1,0 +1,159 @@
+"""The one blame table (pytest_pinochle.blame): every field of a whole hand, and of each single
+answer, is charged to the rule that decides it; a hand's first divergence is found in play order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from pytest_pinochle.blame import (
+    ANSWER_FIELDS,
+    HAND_FIELDS,
+    HAND_ORDER,
+    field_blame,
+    hand_divergence,
+    meld_rules,
+    outcome_rules,
+    points_rules,
+    total_rules,
+    trick_rules,
+)
+
+HAND: dict[str, Any] = {
+    "bidder": 1,
+    "contract": 50,
+    "trump": "s",
+    "outcome": "played",
+    "meld": [20, 10, 30, 4],
+    "team_meld": [50, 14],
+    "aces_around": [],
+    "tricks": [
+        {"leader": 2, "cards": ["As", "Ks", "Qs", "Js"], "winner": 2},
+        {"leader": 2, "cards": ["Ah", "Ah", "Kh", "Qh"], "winner": 2},
+    ],
+    "tricks_won": [12, 8],
+    "card_points": [150, 100],
+    "delta": [200, 114],
+    "scores": [200, 114],
+    "game_winner": None,
+}
+"""A played hand's answer (figures need not add up: only which field differs matters)."""
+
+
+def changed(**fields: Any) -> dict[str, Any]:
+    return {**HAND, **fields}
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "at", "first"),
+    [
+        ("bidder", 3, "bidder", "AUCTION-END"),
+        ("contract", 55, "contract", "AUCTION-END"),
+        ("trump", "h", "trump", "TRUMP-CALL"),
+        ("meld", [20, 10, 40, 4], "seat 2 meld", "MELD-RUN"),
+        ("aces_around", [0], "aces around", "MELD-ACES-DECLARED"),
+        ("team_meld", [0, 14], "team meld", "MELD-MINIMUM"),
+        ("outcome", "thrown_in", "outcome", "SCORE-THROW-IN"),
+        ("tricks_won", [11, 9], "tricks won", "TRICK-WINNER"),
+        ("card_points", [140, 100], "card points", "POINTS-LAST-TRICK"),
+        ("card_points", [140, 110], "card points", "POINTS-COUNTERS"),
+        ("delta", [210, 114], "delta", "SCORE-MADE"),
+        ("scores", [200, 0], "scores", "SCORE-MADE"),
+        ("game_winner", 0, "game winner", "GAME-TARGET"),
+    ],
+)
+def test_each_hand_field_is_charged_to_its_rule(
+    field: str, value: Any, at: str, first: str
+) -> None:
+    found = hand_divergence(HAND, changed(**{field: value}))
+    assert found is not None and found.at == at and found.rules[0] == first, found
+
+
+def test_every_hand_field_has_a_rule_and_a_place_in_play_order() -> None:
+    assert set(HAND_ORDER) <= set(HAND_FIELDS)
+    assert all(blame.rules for blame in HAND_FIELDS.values())
+    assert hand_divergence(HAND, dict(HAND)) is None
+
+
+def test_trick_leader_cards_and_winner() -> None:
+    tricks = HAND["tricks"]
+    first_leader = [{**tricks[0], "leader": 1}, tricks[1]]
+    found = hand_divergence(HAND, changed(tricks=first_leader))
+    assert found is not None and (found.at, found.rules) == ("trick 1 leader", ("PLAY-LEAD",))
+    later_leader = [tricks[0], {**tricks[1], "leader": 0}]
+    found = hand_divergence(HAND, changed(tricks=later_leader))
+    assert found is not None and found.rules[0] == "TRICK-WINNER"
+    # The same actions, other cards in a trick: the turn went round otherwise (PLAY-TURN).
+    cards = [{**tricks[0], "cards": ["Ks", "As", "Qs", "Js"]}, tricks[1]]
+    found = hand_divergence(HAND, changed(tricks=cards))
+    assert found is not None and (found.at, found.rules) == ("trick 1 cards", ("PLAY-TURN",))
+    winner = [tricks[0], {**tricks[1], "winner": 3}]
+    found = hand_divergence(HAND, changed(tricks=winner))
+    assert found is not None and found.rules[0] == "TRICK-IDENTICAL"  # Ah Ah: a twin won
+    found = hand_divergence(HAND, changed(tricks=[{**tricks[0], "winner": 0}, tricks[1]]))
+    assert found is not None and found.rules[0] == "TRICK-WINNER"
+
+
+def test_play_order_meld_before_tricks_and_no_marriage_before_meld() -> None:
+    both = changed(meld=[0, 10, 30, 4], tricks_won=[0, 20])
+    found = hand_divergence(HAND, both)
+    assert found is not None and found.at == "seat 0 meld"
+    no_marriage = changed(outcome="no_marriage", meld=None)
+    found = hand_divergence(HAND, no_marriage)
+    assert found is not None and found.rules == ("TRUMP-NO-MARRIAGE", "TRUMP-MARRIAGE")
+
+
+def test_a_set_hand_charges_the_set_first() -> None:
+    set_hand = changed(delta=[200, -50], scores=[200, -50])
+    found = hand_divergence(set_hand, changed(delta=[200, 0], scores=[200, 0]))
+    assert found is not None and found.rules[0] == "SCORE-SET"
+
+
+def test_a_case_own_rule_of_the_family_comes_first() -> None:
+    found = hand_divergence(HAND, changed(contract=60), own=["AUCTION-STEP"])
+    assert found is not None and found.rules == ("AUCTION-STEP", "AUCTION-END")
+    found = hand_divergence(HAND, changed(team_meld=[0, 14]), own=["MELD-ONE-HAND"])
+    assert found is not None and found.rules[0] == "MELD-ONE-HAND"
+
+
+@pytest.mark.parametrize(
+    ("method", "field", "first"),
+    [
+        ("deal", "hands", "DEAL-PACKETS"),
+        ("deal", "next_dealer", "DEAL-ROTATION"),
+        ("deal", "deck", "DECK-COMPOSITION"),
+        ("auction", "complete", "AUCTION-END"),
+        ("auction", "winner", "AUCTION-END"),
+        ("auction", "contract", "AUCTION-END"),
+        ("auction", "next_seat", "AUCTION-TURN"),
+        ("auction", "min_bid", "AUCTION-STEP"),
+        ("auction", "can_pass", "AUCTION-DEALER-FORCED"),
+        ("score_hand", "made", "SCORE-MADE"),
+        ("score_hand", "delta", "SCORE-MADE"),
+        ("score_hand", "scores", "GAME-TARGET"),
+        ("score_hand", "game_winner", "GAME-TARGET"),
+        ("card_points", "points", "POINTS-COUNTERS"),
+        ("legal_plays", "cards", "PLAY-FOLLOW"),
+        ("trick_winner", "winner", "TRICK-WINNER"),
+        ("meld", "total", "MELD-TYPES"),
+        ("play_hand", "team_meld", "MELD-MINIMUM"),
+    ],
+)
+def test_each_answer_field_is_charged_to_its_rule(method: str, field: str, first: str) -> None:
+    assert field_blame(method, field).rules[0] == first
+    assert method in ANSWER_FIELDS
+
+
+def test_value_dependent_rules() -> None:
+    assert trick_rules({"leader": 0, "cards": ["As", "As", "Ks"], "winner": 0})[0] == (
+        "TRICK-IDENTICAL"
+    )
+    assert outcome_rules("played", "meld_short") == ("MELD-SHORT-BIDDER",)
+    assert outcome_rules("played", "thrown_in", ["SCORE-FORCED-THROW-IN"]) == (
+        "SCORE-FORCED-THROW-IN",
+    )
+    assert points_rules([10, 20], [10, 30])[0] == "POINTS-LAST-TRICK"
+    assert meld_rules(["kings_around", "run", "unknown"]) == ("MELD-AROUNDS", "MELD-RUN")
+    items = [{"id": "run", "points": 150}, {"id": "aces_around", "points": 100}]
+    assert total_rules(items, 250, 150) == ("MELD-AROUNDS", "MELD-RUN")
