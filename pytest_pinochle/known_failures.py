@@ -22,7 +22,9 @@ import pytest
 import yaml
 
 from specdata import DataFileError, load_yaml_node, rule_ids, variant_ids
+from specdata.files import output_problem, write_atomic
 
+from .report import run_complete
 from .tables import CaseItem, load_cases
 from .tags import FIXED_ATTR, KNOWN_ENTRY_ATTR, is_suite_item, rule_of, uses_of, variant_of
 
@@ -142,6 +144,8 @@ class _State:
     failures: dict[str, dict[str, Any]] = field(default_factory=dict)
     """Node ID -> the entry ``--write-known-failures`` writes for it."""
     fixed: list[Entry] = field(default_factory=list)
+    written: str | None = None
+    """What became of ``--write-known-failures``, in one line for the summary."""
 
     def shown(self, entry: Entry) -> str:
         return f"{self.path}:{entry.line}"
@@ -168,7 +172,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--write-known-failures",
         metavar="FILE",
         default=None,
-        help="write the run's failing cases to FILE in the --known-failures format",
+        help="write the run's failing cases to FILE in the --known-failures format, with the "
+        "--known-failures entries that did not run or still fail (FILE may be that same file); "
+        "written only when the run completes",
     )
 
 
@@ -179,6 +185,9 @@ def pytest_configure(config: pytest.Config) -> None:
     write_to = config.getoption("write_known_failures", None)
     if not path and not write_to:
         return
+    problem = write_to and output_problem(write_to, "--write-known-failures")
+    if problem:
+        raise pytest.UsageError(problem)
     entries: list[Entry] = []
     if path:
         try:
@@ -267,8 +276,23 @@ def fixed_entries(state: _State) -> list[Entry]:
     return out
 
 
+def kept_entries(state: _State) -> list[dict[str, Any]]:
+    """What ``--write-known-failures`` writes after a completed run: the failures seen (each
+    under the entry that listed it, else as a new case entry) and the listed entries none of
+    whose cases ran (deselected, another variant), so that an update in place loses nothing."""
+    unrun = [e.as_dict() for e in state.entries if not _ran(state, e)]
+    every = [*unrun, *state.failures.values()]
+    return list({(e.get("case"), e.get("rule"), e.get("variant")): e for e in every}.values())
+
+
+def _ran(state: _State, entry: Entry) -> bool:
+    tally = state.tallies.get(entry.line)
+    return tally is not None and tally.ran > 0
+
+
 def write_file(path: Path, entries: Iterable[dict[str, Any]]) -> None:
-    """Write entries in the ``--known-failures`` format, one per case, sorted."""
+    """Write entries in the ``--known-failures`` format, one per case, sorted, whole or not at
+    all (``write_atomic``)."""
     unique = {(e.get("case"), e.get("rule"), e.get("variant")): e for e in entries}
     listed = sorted(unique.values(), key=lambda e: (str(e.get("case")), str(e.get("rule"))))
     body = yaml.safe_dump(
@@ -277,7 +301,7 @@ def write_file(path: Path, entries: Iterable[dict[str, Any]]) -> None:
         allow_unicode=True,
         width=100,
     )
-    path.write_text(HEADER + body, encoding="utf-8")
+    write_atomic(path, HEADER + body)
 
 
 class KnownFailures:
@@ -339,8 +363,8 @@ class KnownFailures:
                 setattr(report, KNOWN_ENTRY_ATTR, known)
         failing = report.failed or (report.skipped and hasattr(report, "wasxfail"))
         if failing and state.write_to is not None:
-            if entry is not None and entry.case is not None:
-                written = entry.as_dict()  # still failing: keep its reason and link
+            if entry is not None:
+                written = entry.as_dict()  # still failing: keep the entry, its reason and link
             else:
                 written = {"case": case_key(item), "variant": variant_of(item)}
                 written["reason"] = _first_line(report)
@@ -369,8 +393,23 @@ class KnownFailures:
         state.fixed = fixed_entries(state)
         if state.fixed and session.exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
-        if state.write_to is not None:
-            write_file(state.write_to, state.failures.values())
+        if state.write_to is None:
+            return
+        if not run_complete(session):
+            # A run cut short (Ctrl-C, an engine that cannot start) saw only some failures.
+            state.written = (
+                f"did not write {state.write_to}: the run did not complete (exit status "
+                f"{int(session.exitstatus)}); the file is as it was"
+            )
+            return
+        kept = kept_entries(state)
+        try:
+            write_file(state.write_to, kept)
+        except OSError as e:
+            state.written = f"--write-known-failures {state.write_to}: cannot write it: {e}"
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+            return
+        state.written = f"wrote {len(kept)} known failures to {state.write_to}"
 
     def pytest_terminal_summary(self, terminalreporter: Any) -> None:
         if hasattr(self.config, "workerinput"):
@@ -387,7 +426,5 @@ class KnownFailures:
                 f"all {state.tallies[entry.line].ran} of its cases pass now",
                 red=True,
             )
-        if state.write_to is not None:
-            terminalreporter.write_line(
-                f"wrote {len(state.failures)} failing cases to {state.write_to}"
-            )
+        if state.written is not None:
+            terminalreporter.write_line(state.written, red=not state.written.startswith("wrote"))

@@ -13,10 +13,11 @@ import pytest
 import specdata
 from pinochle_adapters.client import EngineError, Unsupported
 from specdata import FEATURES_DIR
+from specdata.files import output_problem
 
 from . import catalogue, tags
 from .driver import SITUATION_KEY, Situation
-from .report import Reporter
+from .report import Reporter, run_complete
 from .session import REFERENCE_SHOWN, ModelledEngine, end_run, start_run, state_of
 from .tables import TABLES_DIR, TableFile
 
@@ -76,7 +77,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="FILE",
         default=None,
         help="write every request and reply line to FILE ('> ' request, '< ' reply; "
-        "FILE.<worker> under xdist)",
+        "FILE.<worker> under xdist), once the run completes (a run cut short leaves FILE as it "
+        "was and its lines in FILE.partial)",
     )
     group.addoption(
         "--no-derived",
@@ -90,7 +92,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         "--conformance-report",
         metavar="PATH",
         default=None,
-        help="write every case's outcome and the per-rule counts as JSON to PATH",
+        help="write every case's outcome and the per-rule counts as JSON to PATH (a run cut "
+        "short writes it marked complete: false)",
     )
 
 
@@ -111,6 +114,12 @@ def pytest_configure(config: pytest.Config) -> None:
     for line in (*tags.MARKERS, *tags.example_marker_lines(catalogue.load_catalogue())):
         config.addinivalue_line("markers", line)
     tags.check_variant_option(config.getoption("variant") or [])
+    for option in ("conformance_report", "log_traffic"):
+        # Checked before the first case: a missing folder must not cost the whole run.
+        path = config.getoption(option)
+        problem = path and output_problem(path, "--" + option.replace("_", "-"))
+        if problem:
+            raise pytest.UsageError(problem)
     try:
         # A broken variant file is the suite's fault, never the engine's: one line, usage exit.
         specdata.check_variants()
@@ -133,7 +142,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    end_run(session.config)
+    end_run(session.config, complete=run_complete(session))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

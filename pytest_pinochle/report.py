@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.client import EngineError
+from specdata.files import write_atomic
 
 from . import diagnosis
 from .diagnosis import Charge, Outcome
@@ -47,7 +48,10 @@ line to replay them and, when not passing, the failure text.
 4: ``totals`` and ``rules`` count the engine's declared variants and methods with hand-worked
 expectations only; ``derived`` counts the cases judged on the reference engine's answer under
 the engine's house rules, ``undeclared`` the items of variants or methods it does not declare;
-cases carry ``expectation`` and ``undeclared``."""
+cases carry ``expectation`` and ``undeclared``; later, optional: ``complete``, ``exit_status`` and
+``selection`` (a report without ``complete`` is of a run that completed)."""
+COMPLETED = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
+"""Exit statuses of a run that went through its whole selection (unless stopped early: -x)."""
 DETAIL_PROPERTY = "case"
 """User property of a suite item's reports: variant, options, method and request line."""
 MESSAGE_LIMIT = 4000
@@ -195,6 +199,11 @@ class Reporter:
         self.details: dict[str, dict[str, Any]] = {}
         self.messages: dict[str, str] = {}
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
+        self.complete = True
+        """Whether the run went through its whole selection (not interrupted, not stopped)."""
+        self.exit_status = 0
+        self.written: str | None = None
+        """What became of ``--conformance-report``, in one line for the summary."""
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -366,6 +375,9 @@ class Reporter:
             "rules": {r: per_rule[r] for r in sorted(per_rule)},
             "diagnosis": self.diagnosis(),
             "cases": cases,
+            "complete": self.complete,
+            "exit_status": self.exit_status,
+            "selection": selection(self.config),
         }
 
     def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
@@ -411,10 +423,8 @@ class Reporter:
             tr.write_sep("-", "diagnosis: rules most likely wrong")
             for line in diagnosis.render(found):
                 tr.write_line(line)
-        path = config.getoption("conformance_report")
-        if path:
-            text = json.dumps(self.document(), indent=1) + "\n"
-            Path(path).write_text(text, encoding="utf-8")
+        if self.written is not None:
+            tr.write_line(self.written, red=not self.complete or "cannot" in self.written)
         passing = len(per_rule) - len(failing) - len(skipped_only)
         tr.write_line(
             f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
@@ -453,13 +463,53 @@ class Reporter:
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:
-        if hasattr(self.config, "workerinput") or not self.nothing_judged():
+        if hasattr(self.config, "workerinput"):
             return
-        if exitstatus == pytest.ExitCode.OK:
+        if self.nothing_judged() and exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
+        self.exit_status = int(session.exitstatus)
+        self.complete = run_complete(session)
+        path = self.config.getoption("conformance_report")
+        if path and self.outcomes:
+            self.write(Path(path), session)
+
+    def write(self, path: Path, session: pytest.Session) -> None:
+        """Write the report whole (``write_atomic``): a run cut short writes it marked
+        ``complete: false``; a write that fails leaves the earlier file and fails the run."""
+        try:
+            write_atomic(path, json.dumps(self.document(), indent=1) + "\n")
+        except OSError as e:
+            self.written = f"--conformance-report {path}: cannot write it: {e.strerror or e}"
+            session.exitstatus = pytest.ExitCode.INTERNAL_ERROR
+            return
+        if self.complete:
+            self.written = f"wrote the conformance report to {path}"
+        else:
+            self.written = (
+                f"the run did not complete (exit status {self.exit_status}): the report {path} "
+                "is marked partial (complete: false)"
+            )
 
     def engine_line(self) -> str:
         """The engine under test in one line: name, version and command."""
         info = self.engine_info()
         name = f"{info['name']} {info.get('version', '')}".strip() if "name" in info else "?"
         return f"{name} ({info['command']})"
+
+
+def run_complete(session: pytest.Session) -> bool:
+    """Whether a run went through its whole selection: it ended as passed or failed, and was
+    neither interrupted (Ctrl-C, SIGTERM, --run-timeout) nor stopped early (-x, --maxfail)."""
+    return session.exitstatus in COMPLETED and not session.shouldstop and not session.shouldfail
+
+
+def selection(config: pytest.Config) -> dict[str, Any]:
+    """What the run was asked to run: its paths, ``-k``, ``-m`` and ``--variant`` (each given)."""
+    found: dict[str, Any] = {"paths": [str(a) for a in config.args]}
+    if config.option.keyword:
+        found["keyword"] = str(config.option.keyword)
+    if config.option.markexpr:
+        found["markers"] = str(config.option.markexpr)
+    if config.getoption("variant"):
+        found["variants"] = list(config.getoption("variant"))
+    return found

@@ -3,6 +3,7 @@ seen. Nothing is kept in module globals, so several runs in one process stay apa
 
 from __future__ import annotations
 
+import contextlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,7 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
+from specdata.files import temporary_beside
 
 from .capabilities import Capabilities, translate
 from .house_rules import Ask, HouseRules
@@ -130,13 +132,16 @@ class RunState:
     _reference: Reference | None = None
     _error: EngineError | None = None
     _traffic: TextIO | None = None
+    _traffic_target: Path | None = None
+    """Where the traffic log goes once the run completes (it is written beside it till then)."""
 
     def _traffic_log(self) -> TextIO | None:
         if self.traffic_path is None:
             return None
         worker = os.environ.get("PYTEST_XDIST_WORKER")
-        path = Path(f"{self.traffic_path}.{worker}" if worker else self.traffic_path)
-        self._traffic = path.open("a", encoding="utf-8")
+        target = f"{self.traffic_path}.{worker}" if worker else self.traffic_path
+        self._traffic_target = Path(target)
+        self._traffic = temporary_beside(self._traffic_target).open("w", encoding="utf-8")
         return self._traffic
 
     def engine(self) -> ModelledEngine:
@@ -183,8 +188,10 @@ class RunState:
             self.engine_name = dict((self._engine.info or {}).get("engine") or {})
         return self._engine
 
-    def close(self) -> None:
-        """Shut the engine down, if it was started."""
+    def close(self, complete: bool = False) -> None:
+        """Shut the engine down, if it was started. The traffic log replaces ``--log-traffic``'s
+        file when the run completed; otherwise it is kept as ``FILE.partial``, the file as it was.
+        """
         engine, self._engine = self._engine, None
         if engine is not None:
             engine.close()
@@ -192,8 +199,11 @@ class RunState:
         if reference is not None:
             reference.close()
         traffic, self._traffic = self._traffic, None
-        if traffic is not None:
+        if traffic is not None and self._traffic_target is not None:
             traffic.close()
+            target = self._traffic_target
+            with contextlib.suppress(OSError):  # a log must never fail the run it records
+                os.replace(traffic.name, target if complete else f"{target}.partial")
 
 
 PROBE: dict[str, Any] = {"variant": "double-deck", "options": {}, "cards": [], "last_trick": False}
@@ -218,8 +228,9 @@ def state_of(config: pytest.Config) -> RunState:
     return config.stash[_STATE]
 
 
-def end_run(config: pytest.Config) -> None:
-    """Close the run's engine, if the run got as far as having one."""
+def end_run(config: pytest.Config, complete: bool = False) -> None:
+    """Close the run's engine, if the run got as far as having one (``complete``: the run went
+    through its whole selection, see ``RunState.close``)."""
     state = config.stash.get(_STATE, None)
     if state is not None:
-        state.close()
+        state.close(complete)

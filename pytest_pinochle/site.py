@@ -23,6 +23,7 @@ import jsonschema
 from markupsafe import Markup
 
 from specdata import RULES_DIR, SUIT_NAMES, SUIT_SYMBOLS, load_schema, variant_ids
+from specdata.files import write_atomic
 
 from . import notation
 from .catalogue import Rule, feature_paths, feature_scenarios, load_catalogue
@@ -63,6 +64,11 @@ class EngineRun:
     def diagnosis(self) -> list[dict[str, Any]]:
         return list(self.report.get("diagnosis", []))
 
+    @property
+    def complete(self) -> bool:
+        """Whether the run went through its whole selection (a report without the field did)."""
+        return self.report.get("complete", True) is not False
+
 
 def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "engine"
@@ -85,7 +91,11 @@ def load_run(path: Path) -> EngineRun:
     engine = report["engine"]
     label = " ".join(str(engine[k]) for k in ("name", "version") if engine.get(k))
     label = label or str(engine["command"])
-    return EngineRun(_slug(label), label, str(engine["command"]), path, report, report["cases"])
+    slug = _slug(label)
+    if report.get("complete", True) is False:
+        # Shown wherever the engine is named: these counts are of the cases that finished only.
+        label += f" (partial run, exit status {report.get('exit_status', '?')})"
+    return EngineRun(slug, label, str(engine["command"]), path, report, report["cases"])
 
 
 def _unique_slugs(runs: Sequence[EngineRun]) -> None:
@@ -375,14 +385,23 @@ def card_suit(letter: str) -> str:
 
 
 def badge_svg(run: EngineRun) -> str:
-    """A shields-style badge: ``pinochle | 1141/1370 passed``, green when nothing fails."""
+    """A shields-style badge: ``pinochle | 1141/1370 passed``, green when nothing fails; a run
+    that did not complete is never green (``partial run``)."""
     totals = run.totals
     ran = sum(totals.values())
     bad = totals["failed"] + totals["errored"]
     status = (
-        "none" if not ran else "failed" if bad else "partial" if totals["skipped"] else "passed"
+        "none"
+        if not ran
+        else "failed"
+        if bad
+        else "partial"
+        if totals["skipped"] or not run.complete
+        else "passed"
     )
     left, right = "pinochle", f"{totals['passed']}/{ran} passed"
+    if not run.complete:
+        right += ", partial run"
     # Widths from an average glyph of 7 px at 11 px Verdana: close enough for a badge.
     lw, rw = 10 + 7 * len(left), 10 + 7 * len(right)
     colour = BADGE_COLOURS[status]
@@ -462,9 +481,7 @@ def build_site(reports: list[Path], out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for sub in ("rules", "engines", "badges"):
         (out / sub).mkdir(exist_ok=True)
-    (out / "style.css").write_text(
-        (TEMPLATES / "style.css").read_text(encoding="utf-8"), encoding="utf-8"
-    )
+    write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
     common = {"runs": runs, "catalogue": catalogue}
     _render(env, "index.html.j2", out / "index.html", root="", matrices=matrices, **common)
     for rule in rule_ids:
@@ -507,8 +524,8 @@ def build_site(reports: list[Path], out: Path) -> None:
             ],
             **common,
         )
-        (out / "badges" / f"{run.slug}.svg").write_text(badge_svg(run), encoding="utf-8")
+        write_atomic(out / "badges" / f"{run.slug}.svg", badge_svg(run))
 
 
 def _render(env: jinja2.Environment, template: str, path: Path, **context: Any) -> None:
-    path.write_text(env.get_template(template).render(**context), encoding="utf-8")
+    write_atomic(path, env.get_template(template).render(**context))

@@ -1,0 +1,58 @@
+"""Writing the files a run or a command leaves behind: whole or not at all, and refused up front.
+
+Every report, known-failures list, traffic log and site page goes through ``write_atomic`` (a
+temporary file in the same folder, then ``os.replace``), so that a kill or a full disk leaves the
+earlier file as it was; ``output_problem`` checks an output path before any work is done.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+from pathlib import Path
+
+__all__ = ["output_problem", "temporary_beside", "write_atomic"]
+
+
+def temporary_beside(path: Path) -> Path:
+    """A new empty file in ``path``'s folder, named after it, to be renamed onto it when whole
+    (created as any file there would be: the user's umask, not mkstemp's 0600)."""
+    while True:
+        temporary = path.with_name(f".{path.name[:100]}.{secrets.token_hex(4)}.tmp")
+        with contextlib.suppress(FileExistsError):
+            temporary.open("xb").close()
+            return temporary
+
+
+def write_atomic(path: Path, data: str | bytes) -> None:
+    """Write ``data`` (text as UTF-8) to ``path`` whole or not at all: into a temporary file in
+    the same folder, flushed to disk, then renamed onto ``path``. On any error the temporary
+    file is removed, ``path`` is left as it was, and the OSError is raised."""
+    path = Path(path)
+    temporary = temporary_beside(path)
+    try:
+        with open(temporary, "wb") as f:
+            f.write(data.encode("utf-8") if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            temporary.unlink()
+        raise
+
+
+def output_problem(path: str | Path, option: str) -> str | None:
+    """Why ``path`` cannot be written as an output file, in one line naming ``option``; None
+    when its folder exists and ``path`` is not a folder. Checked before a run starts, so that
+    a missing folder is not found only once the work is done."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        return f"{option} {path}: is a folder; give a file name"
+    if not folder.is_dir():
+        return f"{option} {path}: the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK):
+        return f"{option} {path}: the folder {folder} is not writable"
+    return None

@@ -1,0 +1,158 @@
+"""Nothing lost when a run is cut short, and every run bounded (issue 20).
+
+Files are written whole or not at all, and only by a run that completed; output folders are
+checked before the first case; misbehaving engines of tests/broken_engines/ cut runs short.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from pytest_pinochle import known_failures
+from pytest_pinochle.site import badge_svg, load_run
+from specdata.files import output_problem, write_atomic
+from tests.suite_runs import python_module
+
+BROKEN = Path(__file__).parent / "broken_engines"
+PYTHON = shlex.quote(sys.executable)
+MELD_CASES = "dd-meld-run-single or dd-meld-run-double"
+"""A small selection of the suite (two meld cases)."""
+LISTED = "format: 1\nknown_failures:\n- {case: dd-meld-run-triple, reason: earlier}\n"
+"""A known-failures list of one entry, which a run cut short must leave as it is."""
+
+
+def broken(script: str, *args: str) -> str:
+    """The command line of a broken engine."""
+    return " ".join([PYTHON, shlex.quote(str(BROKEN / script)), *map(shlex.quote, args)])
+
+
+def suite(*args: str) -> Any:
+    """A child run of the suite's features/ (quiet, no cache), its output captured."""
+    return python_module("pytest", "features/", "-q", "-p", "no:cacheprovider", *args)
+
+
+# --- writing whole or not at all ------------------------------------------------------------------
+
+
+def test_a_write_that_fails_leaves_the_earlier_file_and_no_temporary(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = tmp_path / "report.json"
+    target.write_text("earlier", encoding="utf-8")
+
+    def disk_full(fd: int) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", disk_full)
+    with pytest.raises(OSError):
+        write_atomic(target, "x" * 100_000)
+    assert target.read_text(encoding="utf-8") == "earlier"
+    assert [p.name for p in tmp_path.iterdir()] == ["report.json"]
+
+
+def test_an_output_in_a_missing_folder_is_named_in_one_line(tmp_path: Path) -> None:
+    problem = output_problem(tmp_path / "missing" / "r.json", "--conformance-report")
+    assert problem is not None and "\n" not in problem and "missing" in problem
+    assert output_problem(tmp_path, "--log-traffic") is not None  # a folder, not a file
+    assert output_problem(tmp_path / "r.json", "--conformance-report") is None
+
+
+@pytest.mark.slow
+def test_missing_output_folders_are_refused_before_the_first_case(tmp_path: Path) -> None:
+    for option in ("--conformance-report", "--write-known-failures", "--log-traffic"):
+        done = suite("-k", MELD_CASES, option, str(tmp_path / "missing" / "out"))
+        assert done.returncode == 4, done.stdout[-2000:]
+        errors = [line for line in done.stderr.splitlines() if line.strip()]
+        assert len(errors) == 1 and option in errors[0], done.stderr
+        assert "passed" not in done.stdout and "Traceback" not in done.stderr
+
+
+# --- an interrupted run ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C after five requests: the report says the run did not complete and what it was
+    asked to run; the known-failures list and the traffic log are as they were."""
+    report, listed, traffic = tmp_path / "r.json", tmp_path / "k.yaml", tmp_path / "t.log"
+    listed.write_text(LISTED, encoding="utf-8")
+    traffic.write_text("earlier\n", encoding="utf-8")
+    done = suite(
+        "-k",
+        "meld",
+        "--variant",
+        "double-deck",
+        "--engine",
+        broken("interrupt_run.py", "5"),
+        "--conformance-report",
+        str(report),
+        "--known-failures",
+        str(listed),
+        "--write-known-failures",
+        str(listed),
+        "--log-traffic",
+        str(traffic),
+    )
+    assert done.returncode == 2, done.stdout[-2000:]
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["complete"] is False and document["exit_status"] == 2
+    assert document["selection"]["keyword"] == "meld"
+    assert document["selection"]["variants"] == ["double-deck"]
+    assert listed.read_text(encoding="utf-8") == LISTED
+    assert traffic.read_text(encoding="utf-8") == "earlier\n"
+    assert (tmp_path / "t.log.partial").exists()
+    site = load_run(report)
+    assert "partial run" in site.label and 'passed"' not in badge_svg(site)
+    assert "#2e7d32" not in badge_svg(site)  # never the green of a passing run
+
+
+@pytest.mark.slow
+def test_an_engine_that_cannot_start_leaves_the_known_failures_list(tmp_path: Path) -> None:
+    listed = tmp_path / "k.yaml"
+    listed.write_text(LISTED, encoding="utf-8")
+    done = suite(
+        "-k",
+        MELD_CASES,
+        "--engine",
+        broken("crash_at_start.py"),
+        "--known-failures",
+        str(listed),
+        "--write-known-failures",
+        str(listed),
+    )
+    assert done.returncode == 4, done.stdout[-2000:]
+    assert listed.read_text(encoding="utf-8") == LISTED
+
+
+def test_an_update_in_place_keeps_the_entries_that_did_not_run(tmp_path: Path) -> None:
+    """``--known-failures k --write-known-failures k`` on part of the suite: the entries whose
+    cases did not run stay, a rule entry still failing stays whole, a fixed case goes."""
+    listed = tmp_path / "k.yaml"
+    listed.write_text(
+        "format: 1\nknown_failures:\n"
+        "- {case: dd-meld-run-triple, reason: not run}\n"
+        "- {case: dd-meld-run-single, reason: fixed}\n"
+        "- {rule: MELD-RUN, reason: still failing, link: 'https://x.example/1'}\n",
+        encoding="utf-8",
+    )
+    entries = known_failures.load(listed)
+    state = known_failures._State(listed, entries, listed)
+    state.tallies[entries[1].line] = known_failures._Tally(ran=1, failing=0)
+    state.tallies[entries[2].line] = known_failures._Tally(ran=2, failing=2)
+    state.failures["a"] = state.failures["b"] = entries[2].as_dict()
+    known_failures.write_file(listed, known_failures.kept_entries(state))
+    kept = yaml.safe_load(listed.read_text(encoding="utf-8"))["known_failures"]
+    assert sorted(kept, key=str) == [
+        {"case": "dd-meld-run-triple", "reason": "not run"},
+        {"rule": "MELD-RUN", "reason": "still failing", "link": "https://x.example/1"},
+    ]
