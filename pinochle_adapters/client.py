@@ -49,6 +49,7 @@ __all__ = [
     "MAX_CONSECUTIVE_TIMEOUTS",
     "MAX_FAILED_STARTS",
     "MAX_LINE_BYTES",
+    "NAME_LIMIT",
     "QUOTE_LIMIT",
     "STDERR_LINES",
     "STDERR_LINE_LIMIT",
@@ -87,6 +88,9 @@ that hangs must not cost the run a full timeout per case."""
 STOP_GRACE = 0.5
 """Seconds an engine has to exit after ``shutdown`` and the end of its stdin before it is killed."""
 WATCH_INTERVAL = 0.05
+NAME_LIMIT = 100
+"""Longest engine name or version kept from ``initialize`` (characters): the engine's own words
+name files and head every page of the report site, so they are capped as quotes are."""
 """How often the in-process watchdog looks at the clock (the most a timeout can overshoot)."""
 
 
@@ -368,7 +372,7 @@ class Engine:
             raise StartupFailed(
                 f"{self.description}: cannot start and initialise it: {reason}", None, stderr
             ) from None
-        self.info = info
+        self.info = _capped_names(info)
         self._failed_starts = 0
         self._start_error = None
 
@@ -574,6 +578,18 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _capped_names(info: dict[str, Any]) -> dict[str, Any]:
+    """``info`` with its engine name and version cut to NAME_LIMIT characters each."""
+    engine = info.get("engine")
+    if not isinstance(engine, dict):
+        return info
+    capped = {
+        key: protocol.shorten(value, NAME_LIMIT) if isinstance(value, str) else value
+        for key, value in engine.items()
+    }
+    return {**info, "engine": capped}
 
 
 @functools.cache

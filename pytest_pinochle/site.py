@@ -8,6 +8,7 @@ engine with its diagnosis. The pages hold no script and load nothing from the ne
 
 from __future__ import annotations
 
+import hashlib
 import html
 import json
 import re
@@ -70,8 +71,19 @@ class EngineRun:
         return self.report.get("complete", True) is not False
 
 
+SLUG_LIMIT = 60
+"""Longest readable part of an engine's file name on the site (characters), before its hash."""
+
+
 def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "engine"
+    """The engine's file name on the site: its label in ``[a-z0-9-]``, at most SLUG_LIMIT
+    characters, then a hash of the whole label when it is cut, so that a long name neither
+    breaks the file system (255 bytes a name) nor collides with another cut the same way."""
+    slug = re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "engine"
+    if len(slug) <= SLUG_LIMIT:
+        return slug
+    digest = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{slug[:SLUG_LIMIT].strip('-') or 'engine'}-{digest}"
 
 
 def load_run(path: Path) -> EngineRun:
@@ -89,13 +101,25 @@ def load_run(path: Path) -> EngineRun:
         where = "/".join(map(str, error.absolute_path)) or "(top)"
         raise ReportError(f"{path}: not a conformance report: {where}: {error.message}")
     engine = report["engine"]
-    label = " ".join(str(engine[k]) for k in ("name", "version") if engine.get(k))
-    label = label or str(engine["command"])
+    label = " ".join(_capped(engine[k]) for k in ("name", "version") if engine.get(k))
+    label = label or _capped(engine["command"], COMMAND_LIMIT)
     slug = _slug(label)
     if report.get("complete", True) is False:
         # Shown wherever the engine is named: these counts are of the cases that finished only.
         label += f" (partial run, exit status {report.get('exit_status', '?')})"
-    return EngineRun(slug, label, str(engine["command"]), path, report, report["cases"])
+    command = _capped(engine["command"], COMMAND_LIMIT)
+    return EngineRun(slug, label, command, path, report, report["cases"])
+
+
+NAME_LIMIT = 100
+"""Longest engine name or version shown (characters): a report written by hand, or before the
+client capped them, must not copy a megabyte into every page."""
+COMMAND_LIMIT = 500
+
+
+def _capped(value: Any, limit: int = NAME_LIMIT) -> str:
+    text = str(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _unique_slugs(runs: Sequence[EngineRun]) -> None:

@@ -16,8 +16,9 @@ from typing import Any
 import pytest
 import yaml
 
+from pinochle_adapters.client import NAME_LIMIT, open_engine
 from pytest_pinochle import known_failures
-from pytest_pinochle.site import badge_svg, load_run
+from pytest_pinochle.site import badge_svg, build_site, load_run
 from specdata.files import output_problem, write_atomic
 from tests.suite_runs import python_module
 
@@ -156,3 +157,36 @@ def test_an_update_in_place_keeps_the_entries_that_did_not_run(tmp_path: Path) -
         {"case": "dd-meld-run-triple", "reason": "not run"},
         {"rule": "MELD-RUN", "reason": "still failing", "link": "https://x.example/1"},
     ]
+
+
+# --- the engine's own name ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("length", "character"), [(1_000, "a"), (200_000, "<")])
+def test_an_engine_name_is_capped_as_quotes_are(length: int, character: str) -> None:
+    with open_engine(broken("long_name.py", str(length), character), timeout=10) as engine:
+        named = (engine.info or {})["engine"]
+    assert len(named["name"]) <= NAME_LIMIT + 30 and len(named["version"]) <= NAME_LIMIT + 30
+
+
+def test_a_long_engine_name_gives_a_short_file_name_and_small_pages(tmp_path: Path) -> None:
+    """A report written before the cap (or by hand): the site still builds, with file names
+    under 255 bytes that differ for two names cut alike, and no page carrying the name whole."""
+    reports = []
+    for n, name in enumerate(("a" * 300, "a" * 299 + "b", "<" * 200_000)):
+        document = {
+            "format": 4,
+            "engine": {"command": "x", "name": name, "version": "1"},
+            "variants": "all",
+            "totals": {"passed": 0, "failed": 0, "errored": 0, "skipped": 0},
+            "rules": {},
+            "diagnosis": [],
+            "cases": {},
+        }
+        reports.append(tmp_path / f"r{n}.json")
+        reports[-1].write_text(json.dumps(document), encoding="utf-8")
+    build_site(reports, tmp_path / "site")
+    engines = sorted(p.name for p in (tmp_path / "site" / "engines").iterdir())
+    assert len(engines) == 3 and all(len(name.encode()) < 100 for name in engines)
+    biggest = max(p.stat().st_size for p in (tmp_path / "site").rglob("*") if p.is_file())
+    assert biggest < 200_000
