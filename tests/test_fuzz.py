@@ -372,3 +372,12 @@ def test_whole_hand_only_engine_with_the_crawl_bug_is_found() -> None:
         assert (found.question.method, found.rule) == ("play_hand", "PLAY-CRAWL")
         actions = found.question.input["actions"]
         assert agrees_with(engine, found, actions=actions[:-1])
+
+
+def test_shrinking_seeds_hypothesis_through_its_database_format() -> None:
+    """``campaign.shrink`` hands Hypothesis the recorded choices as a saved example
+    (``hypothesis.database.choices_to_bytes``) and patches nothing; this fails loudly if a
+    Hypothesis release moves or changes that format."""
+    from hypothesis.database import choices_from_bytes, choices_to_bytes
+
+    assert choices_from_bytes(choices_to_bytes([3, 0, 7])) == (3, 0, 7)
