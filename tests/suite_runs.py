@@ -12,7 +12,8 @@ import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -55,6 +56,40 @@ class SuiteRun:
         return "\n".join(self.output.splitlines()[-lines:])
 
 
+IN_FLIGHT = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="suite-run")
+"""Child runs of the suite go here, one per core: a module's ``prefetch()`` (tests/conftest.py)
+starts the runs its tests will wait for, so they proceed while other tests run."""
+AT_ONCE = ThreadPoolExecutor(thread_name_prefix="suite-batch")
+"""What starts its own processes, one per core (the mutant batches), starts at once, beside."""
+_started: dict[tuple[Any, ...], Future[Any]] = {}
+
+
+def started(
+    key: tuple[Any, ...], work: Callable[[], Any], pool: ThreadPoolExecutor = IN_FLIGHT
+) -> Future[Any]:
+    """The run ``key``, started in the background on first asking; the same future after."""
+    if key not in _started:
+        _started[key] = pool.submit(work)
+    return _started[key]
+
+
+def stop_started() -> None:
+    """Runs not begun yet are dropped (the session ends); those under way finish."""
+    for pool in (IN_FLIGHT, AT_ONCE):
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def start_suite(
+    engine: str | None,
+    variants: Sequence[str] = (),
+    extra: Sequence[str] = (),
+    paths: Sequence[str] = ("features/",),
+) -> Future[SuiteRun]:
+    """``run_suite`` started in the background (once per session for the same arguments)."""
+    key = ("suite", engine, tuple(variants), tuple(extra), tuple(paths))
+    return started(key, lambda: _run_suite_now(engine, variants, extra, paths))
+
+
 def run_suite(
     engine: str | None,
     variants: Sequence[str] = (),
@@ -62,7 +97,14 @@ def run_suite(
     paths: Sequence[str] = ("features/",),
 ) -> SuiteRun:
     """Run ``pytest features/`` (or ``paths``) against ``engine`` (None: the in-process
-    reference engine)."""
+    reference engine); a run with the same arguments is made once per session."""
+    run: SuiteRun = start_suite(engine, variants, extra, paths).result()
+    return run
+
+
+def _run_suite_now(
+    engine: str | None, variants: Sequence[str], extra: Sequence[str], paths: Sequence[str]
+) -> SuiteRun:
     with tempfile.TemporaryDirectory() as tmp:
         report_file = Path(tmp) / "report.json"
         args = [sys.executable, "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider"]
@@ -72,6 +114,8 @@ def run_suite(
         for variant in variants:
             args += ["--variant", variant]
         args += list(extra)
+        # The last --conformance-report wins (a caller may keep the report: report_runs).
+        report_file = Path(args[len(args) - 1 - args[::-1].index("--conformance-report") + 1])
         done = subprocess.run(
             args,
             cwd=ROOT,
@@ -88,6 +132,11 @@ def run_suite(
         done.stdout + done.stderr,
         report.get("diagnosis", []),
     )
+
+
+def start_mutants(runs: dict[str, tuple[str, ...]]) -> Future[dict[str, SuiteRun]]:
+    """``run_mutants`` started in the background (once per session for the same runs)."""
+    return started(("mutants", tuple(sorted(runs.items()))), lambda: run_mutants(runs), AT_ONCE)
 
 
 def run_mutants(runs: dict[str, tuple[str, ...]]) -> dict[str, SuiteRun]:

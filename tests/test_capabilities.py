@@ -5,7 +5,6 @@ same engine without the declaration fails it on the rules concerned."""
 from __future__ import annotations
 
 import sys
-from functools import cache
 from typing import Any
 
 import pytest
@@ -14,7 +13,7 @@ from pinochle_adapters import protocol
 from pytest_pinochle.capabilities import Capabilities, Forced, Skip, forced, translate
 from pytest_pinochle.compare import TotalsOnly, compare
 from tests.capability_engines import server
-from tests.suite_runs import SuiteRun, run_suite
+from tests.suite_runs import SuiteRun, run_suite, start_suite
 
 IMPLICIT = Capabilities(forced_bid="implicit")
 TOTALS = Capabilities(meld="totals")
@@ -146,10 +145,20 @@ def test_meld_totals_compare_the_total_and_the_items_worth() -> None:
 # --- the whole suite -----------------------------------------------------------------------------
 
 
-@cache
-def suite(name: str, declared: bool) -> SuiteRun:
+def engine(name: str, declared: bool) -> str:
     flag = "" if declared else " --undeclared"
-    return run_suite(f"{sys.executable} -m tests.capability_engines {name}{flag}")
+    return f"{sys.executable} -m tests.capability_engines {name}{flag}"
+
+
+def prefetch() -> None:
+    """Start the four runs at once (tests/conftest.py)."""
+    for name in ("implicit-forced-bid", "meld-totals"):
+        for declared in (True, False):
+            start_suite(engine(name, declared))
+
+
+def suite(name: str, declared: bool) -> SuiteRun:
+    return run_suite(engine(name, declared))
 
 
 def rules_failing(run: SuiteRun) -> set[str]:

@@ -12,16 +12,25 @@ from __future__ import annotations
 import pytest
 
 from tests.mutants import CONTROL, Mutant, mutants
-from tests.suite_runs import SuiteRun, run_mutants
+from tests.suite_runs import SuiteRun, start_mutants
 
 pytestmark = pytest.mark.slow
+
+
+RUNS = {**{name: mutant.variants for name, mutant in mutants().items()}, CONTROL.name: ()}
+"""Each mutant on its variants, and the control on all."""
+
+
+def prefetch() -> None:
+    """Start the runs at once (tests/conftest.py), so they are made while other tests run."""
+    start_mutants(RUNS)
 
 
 @pytest.fixture(scope="session")
 def mutant_runs() -> dict[str, SuiteRun]:
     """Every mutant's run and the control's, made once, on all cores at once."""
-    runs = {name: mutant.variants for name, mutant in mutants().items()}
-    return run_mutants({**runs, CONTROL.name: ()})
+    runs: dict[str, SuiteRun] = start_mutants(RUNS).result()
+    return runs
 
 
 def test_reference_passes_the_whole_suite(mutant_runs: dict[str, SuiteRun]) -> None:
@@ -44,7 +53,6 @@ def test_mutant_is_caught(mutant: Mutant, mutant_runs: dict[str, SuiteRun]) -> N
     run, control = mutant_runs[mutant.name], mutant_runs[CONTROL.name]
     assert run.outcomes, f"no outcomes recorded:\n{run.tail()}"
     assert run.returncode == 1, f"exit {run.returncode}, expected 1 (tests failed):\n{run.tail()}"
-    assert set(run.outcomes) < set(control.outcomes), "the narrowed run is not part of the whole"
     caught = (run.items("failed") | run.items("errored")) & control.items("passed")
     wrong = run.items("failed") & control.items("passed")
     assert caught, f"{mutant.name}: every case the reference passes also passes"

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from tests.suite_runs import SuiteRun, run_suite
+from tests.suite_runs import SuiteRun, run_suite, start_suite
 
 ADAPTER = "pinochle_adapters/examples/node/adapter.js"
 IMPLEMENTED_TABLES = ("meld", "legal-plays", "trick-winner", "card-points")
@@ -35,6 +35,11 @@ pytestmark = [
     pytest.mark.skipif(shutil.which("node") is None, reason="node is not on PATH"),
     pytest.mark.slow,  # the suite against the Node.js engine, in a child pytest
 ]
+
+
+def prefetch() -> None:
+    """Start the run at once (tests/conftest.py)."""
+    start_suite(f"node {ADAPTER}", ("double-deck",))
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from tests.suite_runs import run_suite
+from tests.report_runs import prefetch as prefetch  # its runs start early: conftest.py
+from tests.report_runs import report_of
 
 pytestmark = pytest.mark.slow  # runs the whole suite in a child pytest
 
@@ -50,7 +51,7 @@ def recorded() -> dict[str, Any]:
 
 def test_every_recorded_case_keeps_its_outcome_on_the_reference_engine() -> None:
     before = {RENAMED.get(k, k): v for k, v in recorded()["reference"].items()}
-    run = run_suite(None)
+    run = report_of(None)[1]  # the whole suite in-process, shared with the report tests
     assert len(before) == 1305
     missing = sorted(before.keys() - run.outcomes.keys())
     assert not missing, f"{len(missing)} recorded cases are gone: {missing[:10]}"

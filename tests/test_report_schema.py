@@ -12,6 +12,7 @@ import pytest
 
 from specdata import load_schema
 from tests.report_runs import BUGGY, document_of
+from tests.report_runs import prefetch as prefetch  # its runs start early: conftest.py
 
 pytestmark = pytest.mark.slow  # the reports come from whole-suite runs in child processes
 

@@ -23,6 +23,7 @@ from pytest_pinochle.catalogue import load_catalogue
 from pytest_pinochle.site import ReportError, build_site, load_run
 from specdata import RULES_DIR, variant_ids
 from tests.report_runs import BUGGY, document_of, report_of
+from tests.report_runs import prefetch as prefetch  # its runs start early: conftest.py
 
 pytestmark = pytest.mark.slow  # the site is built from whole-suite runs in child processes
 

@@ -8,12 +8,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+import tempfile
 import venv
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
+
+from tests.suite_runs import AT_ONCE, started
 
 pytestmark = pytest.mark.slow  # builds the wheel and a fresh virtualenv
 
@@ -27,10 +32,13 @@ def _run(args: list[str], cwd: Path, timeout: float = 600) -> subprocess.Complet
     )
 
 
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A fresh virtualenv holding only the built wheel and its dependencies; its bin folder."""
-    where = tmp_path_factory.mktemp("wheel")
+CONSTRAINTS = ROOT / ".ci" / "constraints.txt"
+"""The releases of the last green run: the wheel's dependencies are installed at those too."""
+
+
+def build_and_install(where: Path) -> tuple[Path | None, str]:
+    """The wheel built into ``where`` and installed in a fresh virtualenv there: its bin folder,
+    or None and why the dependencies could not be installed (no index here)."""
     built = _run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(where), "."], ROOT
     )
@@ -38,9 +46,30 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (wheel,) = where.glob("pinochle_spec-*.whl")
     venv.create(where / "venv", with_pip=True)
     bin_dir = where / "venv" / "bin"
-    done = _run([str(bin_dir / "python"), "-m", "pip", "install", "-q", str(wheel)], where)
+    pip = [str(bin_dir / "python"), "-m", "pip", "install", "-q", "-c", str(CONSTRAINTS)]
+    done = _run([*pip, str(wheel)], where)
     if done.returncode != 0:
-        pytest.skip(f"cannot install the wheel's dependencies here: {done.stderr.strip()[-300:]}")
+        return None, f"cannot install the wheel's dependencies here: {done.stderr.strip()[-300:]}"
+    return bin_dir, ""
+
+
+def _start() -> Future[tuple[Path | None, str]]:
+    where = Path(tempfile.mkdtemp(prefix="pinochle-wheel-"))
+    return started(("wheel",), lambda: build_and_install(where), AT_ONCE)
+
+
+def prefetch() -> None:
+    """Build and install at once (tests/conftest.py): pip waits on the network meanwhile."""
+    _start()
+
+
+@pytest.fixture(scope="session")
+def installed() -> Path:
+    """A fresh virtualenv holding only the built wheel and its dependencies; its bin folder.
+    Built once per session: every test of the installed package shares it."""
+    bin_dir, problem = _start().result()
+    if bin_dir is None:
+        pytest.skip(problem)
     return bin_dir
 
 
@@ -49,40 +78,48 @@ def test_the_wheel_runs_the_whole_suite_against_the_reference_server(
 ) -> None:
     report = tmp_path / "report.json"
     engine = str(installed / "pinochle-reference-adapter")
-    done = _run(
-        [
-            str(installed / "pinochle"),
-            "test",
-            "-q",
-            "--engine",
-            engine,
-            "--conformance-report",
-            str(report),
-        ],
-        tmp_path,
-    )
+    command = [str(installed / "pinochle"), "test", "-q", "--engine", engine]
+    done = _run([*command, "--conformance-report", str(report)], tmp_path)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
     cases = json.loads(report.read_text(encoding="utf-8"))["cases"]
     assert len(cases) > 1300
     assert {c["outcome"] for c in cases.values()} == {"passed"}
     assert all(node.startswith("features/") for node in cases)
-    # Plain pytest with the plugin's option does the same, from any directory.
-    plain = _run(
-        [
-            str(installed / "pytest"),
-            "--pinochle",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--engine",
-            engine,
-        ],
-        tmp_path,
-    )
-    assert plain.returncode == 0, plain.stdout[-3000:] + plain.stderr[-2000:]
-    assert f"{len(cases)} passed" in plain.stdout
+    # Every package of the wheel is marked for rewriting; none was imported before pytest.
+    assert "PytestAssertRewriteWarning" not in done.stdout + done.stderr
     # Nothing of the repository was used: the suite ran from the installed package.
     site = _run(
         [str(installed / "python"), "-c", "import specdata; print(specdata.SPEC_DIR)"], tmp_path
     )
     assert "site-packages" in site.stdout and str(ROOT) not in site.stdout
+
+
+def test_plain_pytest_with_the_plugin_option_runs_the_packaged_suite(
+    installed: Path, tmp_path: Path
+) -> None:
+    """``pytest --pinochle`` from any directory (one variant: the whole suite ran above)."""
+    engine = str(installed / "pinochle-reference-adapter")
+    options = ["-q", "-p", "no:cacheprovider", "--variant", "single-deck", "--engine", engine]
+    plain = _run([str(installed / "pytest"), "--pinochle", *options], tmp_path)
+    assert plain.returncode == 0, plain.stdout[-3000:] + plain.stderr[-2000:]
+    assert re.search(r"\b[1-9]\d+ passed", plain.stdout), plain.stdout[-500:]
+    assert "PytestAssertRewriteWarning" not in plain.stdout + plain.stderr
+
+
+def test_pytest_without_the_plugin_option_says_how_to_run_the_suite(
+    installed: Path, tmp_path: Path
+) -> None:
+    """Outside a checkout, ``--engine`` without ``--pinochle`` collects nothing: it says so."""
+    done = _run([str(installed / "pytest"), "-p", "no:cacheprovider", "--engine", "x"], tmp_path)
+    assert done.returncode == pytest.ExitCode.NO_TESTS_COLLECTED, done.stdout[-2000:]
+    assert "pytest --pinochle --engine" in done.stdout and "pinochle test" in done.stdout
+
+
+def test_pinochle_test_help_leads_with_the_pinochle_options(
+    installed: Path, tmp_path: Path
+) -> None:
+    done = _run([str(installed / "pinochle"), "test", "--help"], tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    head = done.stdout.split("pytest's own options", 1)[0]
+    assert head.startswith("usage: pinochle test") and "--engine=COMMAND" in head
+    assert "PytestAssertRewriteWarning" not in done.stdout + done.stderr
