@@ -19,21 +19,10 @@ from typing import Any
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
+from . import blame
+from .blame import MELD_ITEM_RULE
 from .compare import TotalsOnly, compare_at, meld_diff
 
-MELD_ITEM_RULES = (
-    "MELD-RUN",
-    "MELD-ROYAL-MARRIAGE",
-    "MELD-MARRIAGE",
-    "MELD-DIX",
-    "MELD-PINOCHLE",
-    "MELD-AROUNDS",
-    "MELD-TENS-AROUND",
-    "MELD-ROUNDHOUSE",
-    "MELD-TYPES",
-    "MELD-ONE-HAND",
-)
-"""The rules that decide a seat's meld total."""
 MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
 CALL = "call "
@@ -225,36 +214,6 @@ def _refusal(
     return None
 
 
-def _trick_rules(trick: Mapping[str, Any]) -> tuple[str, ...]:
-    """TRICK-IDENTICAL when the expected winning card has a twin in the trick, else TRICK-WINNER."""
-    cards = list(trick.get("cards") or [])
-    leader = trick.get("leader")
-    winner = trick.get("winner")
-    if isinstance(leader, int) and isinstance(winner, int) and cards:
-        position = (winner - leader) % 4
-        if position < len(cards) and cards.count(cards[position]) > 1:
-            return ("TRICK-IDENTICAL", "TRICK-WINNER")
-    return ("TRICK-WINNER", "TRICK-IDENTICAL")
-
-
-def _outcome_charge(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], rules: Sequence[str]
-) -> Charge:
-    pair = {str(expect["outcome"]), str(answer.get("outcome"))}
-    forced = "SCORE-FORCED-THROW-IN" if "SCORE-FORCED-THROW-IN" in rules else "SCORE-THROW-IN"
-    by_outcome = {
-        "no_marriage": "TRUMP-NO-MARRIAGE",
-        "meld_short": "MELD-SHORT-BIDDER",
-        "thrown_in": forced,
-    }
-    found = tuple(by_outcome[o] for o in sorted(pair) if o in by_outcome) or ("SCORE-THROW-IN",)
-    if "TRUMP-NO-MARRIAGE" in found:
-        # The hand ends because no suit is a legal trump (TRUMP-MARRIAGE): an engine that plays
-        # on may lack the ending or allow a suit without a marriage.
-        found = (*found, "TRUMP-MARRIAGE")
-    return Charge(found, "outcome", f"expected {expect['outcome']}, engine {answer.get('outcome')}")
-
-
 def hand_divergence(
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
@@ -279,91 +238,15 @@ def hand_divergence(
 def _state_divergence(
     expect: Mapping[str, Any], answer: Mapping[str, Any], rules: Sequence[str]
 ) -> Charge | None:
-    """The first divergence of the hand's state, in play order, after the actions' verdicts."""
-    rule = rules[0]
-
-    def differs(key: str) -> bool:
-        return key in expect and expect[key] != answer.get(key)
-
-    for key, fallback in (("bidder", "AUCTION-END"), ("contract", "AUCTION-END")):
-        if differs(key):
-            found = _family(rules, ("AUCTION-",), [fallback])
-            return Charge(found, key, f"expected {expect[key]}, engine {answer.get(key)}")
-    if differs("trump"):
-        return Charge(
-            ("TRUMP-CALL",), "trump", f"expected {expect['trump']}, engine {answer.get('trump')}"
-        )
-    # The outcome is decided in play order too: no marriage right after the auction, the meld
-    # short and the throw-in only once meld is known (so a meld divergence comes first).
-    if differs("outcome") and "no_marriage" in (expect["outcome"], answer.get("outcome")):
-        return _outcome_charge(expect, answer, rules)
-    # Which meld is counted wrong does not show in a seat's total: every meld rule is named, the
-    # case's own first; the diagnosis clears those whose own cases all pass.
-    meld_rules = _family(rules, MELD_ITEM_RULES, MELD_ITEM_RULES)
-    if isinstance(expect.get("meld"), list) and isinstance(answer.get("meld"), list):
-        for seat, (want, got) in enumerate(zip(expect["meld"], answer["meld"], strict=False)):
-            if want != got:
-                return Charge(meld_rules, f"seat {seat} meld", f"expected {want}, engine {got}")
-    if differs("aces_around"):
-        return Charge(("MELD-ACES-DECLARED",), "aces_around", "")
-    if differs("team_meld"):
-        found = _family(rules, ("MELD-MINIMUM", "MELD-ONE-HAND"), ["MELD-MINIMUM"])
-        return Charge(
-            found, "team meld", f"expected {expect['team_meld']}, engine {answer.get('team_meld')}"
-        )
-    if differs("outcome"):
-        return _outcome_charge(expect, answer, rules)
-    if isinstance(expect.get("tricks"), list):
-        got_tricks = answer.get("tricks") or []
-        for number, want in enumerate(expect["tricks"], start=1):
-            got = got_tricks[number - 1] if number - 1 < len(got_tricks) else {}
-            if want.get("leader") != got.get("leader"):
-                lead = ("PLAY-LEAD",) if number == 1 else ("TRICK-WINNER",)
-                return Charge(lead, f"trick {number} leader", f"expected seat {want.get('leader')}")
-            if want.get("cards") != got.get("cards"):
-                return Charge(("PLAY-TURN",), f"trick {number} cards", f"engine {got.get('cards')}")
-            if want.get("winner") != got.get("winner"):
-                return Charge(
-                    _trick_rules(want),
-                    f"trick {number} winner",
-                    f"{' '.join(want.get('cards') or [])}: expected seat {want.get('winner')}, "
-                    f"engine {got.get('winner')}",
-                )
-    elif differs("tricks"):  # null expected (no trick is played) against some tricks
-        return Charge((rule,), "tricks", f"expected {expect['tricks']}")
-    if differs("tricks_won"):
-        return Charge(("TRICK-WINNER",), "tricks won", "")
-    if differs("card_points") and isinstance(expect["card_points"], list):
-        want_points, got_points = expect["card_points"], answer.get("card_points") or [None, None]
-        one_side = sum(w != g for w, g in zip(want_points, got_points, strict=False)) == 1
-        found = (
-            ("POINTS-LAST-TRICK", "POINTS-COUNTERS")
-            if one_side
-            else ("POINTS-COUNTERS", "POINTS-LAST-TRICK")
-        )
-        return Charge(found, "card points", f"expected {want_points}, engine {got_points}")
-    # A hand that ends early is scored by the rule that ends it (a thrown-in hand costs the
-    # bid: SCORE-THROW-IN), before the case's own scoring rules.
-    ended = {
-        "thrown_in": ("SCORE-THROW-IN", "SCORE-FORCED-THROW-IN"),
-        "no_marriage": ("TRUMP-NO-MARRIAGE",),
-        "meld_short": ("MELD-SHORT-BIDDER",),
-    }.get(str(expect.get("outcome")), ())
-    played = _family(rules, ("SCORE-", "MELD-MINIMUM"), ["SCORE-MADE", "SCORE-SET"])
-    score_rules = tuple(dict.fromkeys([*ended, *played]))
-    for key in ("delta", "scores"):
-        if differs(key):
-            return Charge(score_rules, key, f"expected {expect[key]}, engine {answer.get(key)}")
-    if differs("game_winner"):
-        found = _family(rules, ("GAME-",), ["GAME-TARGET"])
-        return Charge(
-            found,
-            "game winner",
-            f"expected {expect['game_winner']}, engine {answer.get('game_winner')}",
-        )
+    """The first divergence of the hand's state, in play order, after the actions' verdicts:
+    the field and its rules from the one blame table (``blame.hand_divergence``); a field the
+    table does not know is charged to the case's rule."""
+    found = blame.hand_divergence(expect, answer, rules)
+    if found is not None:
+        return Charge(found.rules, found.at, found.detail)
     for key in expect:
-        if differs(key):
-            return Charge((rule,), key, "")
+        if expect[key] != answer.get(key):
+            return Charge((rules[0],), key, "")
     return None
 
 
@@ -645,21 +528,6 @@ def score_divergence(
         detail = f"expected {expect['game_winner']!r}, engine {answer.get('game_winner')!r}"
         return Charge(found, f"{FIELD}game winner", detail)
     return None
-
-
-MELD_ITEM_RULE = {
-    "run": "MELD-RUN",
-    "royal_marriage": "MELD-ROYAL-MARRIAGE",
-    "marriage": "MELD-MARRIAGE",
-    "dix": "MELD-DIX",
-    "pinochle": "MELD-PINOCHLE",
-    "aces_around": "MELD-AROUNDS",
-    "kings_around": "MELD-AROUNDS",
-    "queens_around": "MELD-AROUNDS",
-    "jacks_around": "MELD-AROUNDS",
-    "tens_around": "MELD-TENS-AROUND",
-}
-"""The rule that decides each meld item of the protocol."""
 
 
 def meld_divergence(
