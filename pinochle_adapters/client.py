@@ -16,6 +16,7 @@ import json
 import queue
 import threading
 import time
+from collections import deque
 from typing import Any, Protocol, TextIO
 
 import specdata
@@ -85,6 +86,18 @@ MAX_FAILED_STARTS = 3
 MAX_CONSECUTIVE_TIMEOUTS = 3
 """After this many timeouts in a row on one method, its further calls error at once: an engine
 that hangs must not cost the run a full timeout per case."""
+WINDOW = 20
+"""How many of a method's last calls the give-ups below look at."""
+MAX_TIMEOUTS_IN_WINDOW = 5
+"""A method with this many timeouts among its last WINDOW calls is given up, in a row or not: an
+engine hanging on every other call must not cost the run a timeout per two cases."""
+MAX_RESTARTS_IN_WINDOW = 10
+"""A method whose calls broke the stream (a crash, a timeout, a reply with the wrong id, a reply
+to no request, a notification, a line that is not JSON-RPC) this many times among its last
+WINDOW calls is given up: each of them costs an engine restart."""
+WORDING_LIMIT = 65536
+"""Replies longer than this (characters) that fail a schema are worded from a capped copy of the
+reply (``_capped``): the explanation must not cost more than the engine's own answer."""
 STOP_GRACE = 0.5
 """Seconds an engine has to exit after ``shutdown`` and the end of its stdin before it is killed."""
 WATCH_INTERVAL = 0.05
@@ -310,6 +323,12 @@ class Engine:
         self._start_error: str | None = None
         self._closed = False
         self._timeouts: dict[str, int] = {}
+        self._recent: dict[str, deque[str]] = {}
+        """Method -> how each of its last WINDOW calls ended: ok, timeout or restart."""
+        self.deadline: float | None = None
+        """``time.monotonic()`` after which every call errors at once (``--run-timeout``)."""
+        self.budget: float | None = None
+        """The whole run's budget in seconds, as the give-up names it."""
         with contextlib.suppress(EngineError):
             self._ensure_started()
 
@@ -420,10 +439,53 @@ class Engine:
                 self._stop_quietly()
             if e.kind is EngineTimeout:
                 self._timeouts[method] = self._timeouts.get(method, 0) + 1
+            self._note(method, "timeout" if e.kind is EngineTimeout else "restart")
             raise e.kind(f"{self.description}: {method}: {e}", None, tail) from None
         self._log("<", reply)
         self._timeouts[method] = 0
-        return self._parse_reply(method, request_id, reply)
+        try:
+            result = self._parse_reply(method, request_id, reply)
+        except EngineError:
+            # A reply out of step (wrong id, a notification, not JSON) stopped the engine; an
+            # error reply or a schema-invalid result left the stream in step.
+            self._note(method, "ok" if self._running else "restart")
+            raise
+        self._note(method, "ok")
+        return result
+
+    def _note(self, method: str, outcome: str) -> None:
+        """Remember how a call of ``method`` ended: ok, timeout or restart (the stream broke)."""
+        self._recent.setdefault(method, deque(maxlen=WINDOW)).append(outcome)
+
+    def _given_up(self, method: str) -> str | None:
+        """Why further calls of ``method`` error at once, or None."""
+        if self.deadline is not None and time.monotonic() >= self.deadline:
+            return (
+                f"the run's budget of {self.budget or 0:g} s (--run-timeout) is spent; "
+                "further calls are errored at once"
+            )
+        if self._timeouts.get(method, 0) >= MAX_CONSECUTIVE_TIMEOUTS:
+            return (
+                f"given up after {MAX_CONSECUTIVE_TIMEOUTS} timeouts in a row "
+                f"({self.timeout:g} s each); further {method} calls are errored at once "
+                "(raise --engine-timeout if the engine is only slow)"
+            )
+        recent = self._recent.get(method, ())
+        timeouts = sum(1 for outcome in recent if outcome == "timeout")
+        if timeouts >= MAX_TIMEOUTS_IN_WINDOW:
+            return (
+                f"given up after {timeouts} timeouts in its last {len(recent)} calls "
+                f"({self.timeout:g} s each); further {method} calls are errored at once "
+                "(raise --engine-timeout if the engine is only slow)"
+            )
+        broken = sum(1 for outcome in recent if outcome != "ok")
+        if broken >= MAX_RESTARTS_IN_WINDOW:
+            return (
+                f"given up after {broken} of its last {len(recent)} calls broke the reply "
+                f"stream (each a restart of the engine); further {method} calls are errored "
+                "at once"
+            )
+        return None
 
     def _parse_reply(self, method: str, request_id: int, reply: str) -> dict[str, Any]:
         try:
@@ -445,7 +507,7 @@ class Engine:
             and "error" not in message
         )
         if not trusted_result and not protocol.is_valid(message, "response.json"):
-            problem = protocol.schema_error(message, "response.json", "reply")
+            problem = _schema_problem(message, "response.json", "reply", len(reply))
             self._stop_quietly()
             raise self._fail(
                 BadReply, f"{method}: the reply is not a JSON-RPC 2.0 response: {problem}", reply
@@ -476,7 +538,8 @@ class Engine:
             )
         result = message["result"]
         if self.check_results or method == "initialize":
-            problem = protocol.check_result(method, result)
+            name = protocol.schema_name(method, "result")
+            problem = _schema_problem(result, name, "result", len(reply))
             if problem is not None:
                 raise self._fail(
                     BadReply, f"{method}: the result fails the protocol schema: {problem}", reply
@@ -491,14 +554,14 @@ class Engine:
         """The engine's result for one protocol method; raises EngineError if it fails to answer."""
         if method not in protocol.RULE_METHODS:
             raise ValueError(f"not a rule method of the protocol: {method!r}")
-        if self._timeouts.get(method, 0) >= MAX_CONSECUTIVE_TIMEOUTS:
-            raise EngineTimeout(
-                f"{self.description}: {method}: given up after {MAX_CONSECUTIVE_TIMEOUTS} "
-                f"timeouts in a row ({self.timeout:g} s each); further {method} calls are "
-                "errored at once (raise --engine-timeout if the engine is only slow)"
-            )
+        given_up = self._given_up(method)
+        if given_up is not None:
+            raise EngineTimeout(f"{self.description}: {method}: {given_up}")
         self._ensure_started()
-        return self._exchange(method, self._with_declared_options(params))
+        timeout = self.timeout
+        if self.deadline is not None:  # no call runs past the run's budget
+            timeout = max(min(timeout, self.deadline - time.monotonic()), 0.001)
+        return self._exchange(method, self._with_declared_options(params), timeout)
 
     def _with_declared_options(self, params: dict[str, Any]) -> dict[str, Any]:
         """``params`` without the options the engine did not declare but plays by default.
@@ -578,6 +641,40 @@ class Engine:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+CAPPED_ITEMS = 20
+"""Items of a list (and keys of an object) kept in the capped copy a huge reply is worded on."""
+CAPPED_TEXT = 200
+CAPPED_DEPTH = 40
+
+
+def _capped(value: Any, depth: int = 0) -> Any:
+    """A small copy of a JSON value: lists and objects cut to CAPPED_ITEMS, strings to
+    CAPPED_TEXT characters, nesting to CAPPED_DEPTH; what a huge reply's error is worded on."""
+    if depth >= CAPPED_DEPTH:
+        return None
+    if isinstance(value, list):
+        return [_capped(v, depth + 1) for v in value[:CAPPED_ITEMS]]
+    if isinstance(value, dict):
+        kept = itertools.islice(value.items(), CAPPED_ITEMS)
+        return {k: _capped(v, depth + 1) for k, v in kept}
+    if isinstance(value, str):
+        return value[:CAPPED_TEXT]
+    return value
+
+
+def _schema_problem(instance: Any, name: str, root: str, size: int) -> str | None:
+    """How ``instance`` fails schema ``name`` (None if it does not). A reply over WORDING_LIMIT
+    characters is worded on a capped copy, so the explanation costs little whatever its size."""
+    if protocol.is_valid(instance, name):
+        return None
+    if size <= WORDING_LIMIT:
+        return protocol.schema_error(instance, name, root)
+    problem = protocol.schema_error(_capped(instance), name, root)
+    if problem is None:
+        return f"{root}: fails the schema past its first items (a reply of {size} characters)"
+    return f"{problem} (seen in the first items of a reply of {size} characters)"
 
 
 def _capped_names(info: dict[str, Any]) -> dict[str, Any]:

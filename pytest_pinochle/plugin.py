@@ -3,6 +3,7 @@ and the reporter. Inert in pytest runs that are not the suite: it only acts on t
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Generator
 from functools import cache
 from pathlib import Path
@@ -60,6 +61,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="SECONDS",
         help="seconds an engine may take to start and answer initialize, at first and after "
         "every restart (default: 30, or --engine-timeout if longer)",
+    )
+    group.addoption(
+        "--run-timeout",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="seconds the whole run may take: once spent, the engine's calls error at once and "
+        "the run stops as interrupted (its report marked complete: false); default no limit",
     )
     group.addoption(
         "--validate-protocol",
@@ -138,6 +147,12 @@ def pytest_configure(config: pytest.Config) -> None:
     state_of(config).server = server
     state_of(config).derived = config.getoption("derived")
     state_of(config).startup_timeout = config.getoption("startup_timeout")
+    budget = config.getoption("run_timeout")
+    if budget is not None:
+        if budget <= 0:
+            raise pytest.UsageError(f"--run-timeout {budget:g}: give a number of seconds above 0")
+        state_of(config).budget = budget
+        state_of(config).deadline = time.monotonic() + budget
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
 
 
@@ -251,6 +266,14 @@ def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Ite
     info = state.engine_name or {}
     name = f"{info.get('name', '?')} {info.get('version', '')}".strip()
     return [f"engine under test: {name} ({state.command or REFERENCE_SHOWN})"]
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_protocol(item: pytest.Item) -> None:
+    """Once the run's budget (``--run-timeout``) is spent, the run stops after this item."""
+    state = state_of(item.config)
+    if state.deadline is not None and time.monotonic() >= state.deadline:
+        item.session.shouldstop = f"--run-timeout: the run's budget of {state.budget:g} s is spent"
 
 
 @pytest.hookimpl(wrapper=True)

@@ -128,6 +128,10 @@ class RunState:
     checked as a subprocess's), in place of the command."""
     startup_timeout: float | None = None
     """``--startup-timeout``: for starting the engine and ``initialize`` (None: the client's)."""
+    budget: float | None = None
+    """``--run-timeout``: seconds the whole run may take (None: no limit)."""
+    deadline: float | None = None
+    """``time.monotonic()`` at which that budget is spent."""
     _engine: ModelledEngine | None = None
     _reference: Reference | None = None
     _error: EngineError | None = None
@@ -172,6 +176,7 @@ class RunState:
                         traffic=traffic,
                         startup_timeout=self.startup_timeout,
                     )
+                opened.deadline, opened.budget = self.deadline, self.budget
                 self._reference = Reference(max(self.timeout, 10.0))
                 self._engine = ModelledEngine(opened, self._reference, self.derived)
             except EngineError as e:

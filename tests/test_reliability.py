@@ -6,17 +6,30 @@ checked before the first case; misbehaving engines of tests/broken_engines/ cut 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import shlex
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 
-from pinochle_adapters.client import NAME_LIMIT, open_engine
+from pinochle_adapters import protocol
+from pinochle_adapters.client import (
+    MAX_RESTARTS_IN_WINDOW,
+    MAX_TIMEOUTS_IN_WINDOW,
+    NAME_LIMIT,
+    WINDOW,
+    Engine,
+    EngineError,
+    load_server,
+    open_engine,
+    open_in_process,
+)
 from pytest_pinochle import known_failures
 from pytest_pinochle.site import badge_svg, build_site, load_run
 from specdata.files import output_problem, write_atomic
@@ -190,3 +203,91 @@ def test_a_long_engine_name_gives_a_short_file_name_and_small_pages(tmp_path: Pa
     assert len(engines) == 3 and all(len(name.encode()) < 100 for name in engines)
     biggest = max(p.stat().st_size for p in (tmp_path / "site").rglob("*") if p.is_file())
     assert biggest < 200_000
+
+
+# --- a bounded run --------------------------------------------------------------------------------
+
+MELD: dict[str, Any] = {
+    "variant": "double-deck",
+    "options": {},
+    "trump": "h",
+    "hand": ["Ah", "Th", "Kh", "Qh", "Jh", "9c"],
+}
+
+
+def outcomes(engine: Engine, calls: int) -> list[str]:
+    """The reason of each of ``calls`` meld calls that failed (``ok`` for an answer)."""
+    found = []
+    for _ in range(calls):
+        try:
+            engine.call("meld", MELD)
+            found.append("ok")
+        except EngineError as e:
+            found.append(e.reason)
+    return found
+
+
+def test_an_engine_hanging_on_every_other_call_is_given_up() -> None:
+    with open_engine(broken("hang_every_other.py"), timeout=1.0) as engine:
+        seen = outcomes(engine, 2 * WINDOW)
+    waited = [r for r in seen if "no reply within" in r]
+    assert len(waited) == MAX_TIMEOUTS_IN_WINDOW, seen
+    assert "given up after" in seen[-1] and "in its last" in seen[-1]
+
+
+def test_a_broken_reply_stream_is_given_up_after_a_bounded_number_of_restarts() -> None:
+    with open_engine(broken("notification.py"), timeout=5.0) as engine:
+        seen = outcomes(engine, 2 * WINDOW)
+        started = len(engine.exits)
+    assert started <= MAX_RESTARTS_IN_WINDOW + 1, seen
+    assert "broke the reply stream" in seen[-1]
+
+
+def test_a_spent_run_budget_errors_every_call_at_once() -> None:
+    log = io.StringIO()
+    server = load_server("pinochle_adapters.reference:server")
+    with open_in_process(server, traffic=log) as engine:
+        engine.deadline, engine.budget = time.monotonic(), 60.0
+        before = log.getvalue()
+        seen = outcomes(engine, 3)
+        assert log.getvalue() == before  # nothing was sent
+    assert all("--run-timeout" in r for r in seen), seen
+
+
+class HugeReplies:
+    """An in-process engine whose meld answers are schema-invalid and almost 1 MiB long."""
+
+    def handle_line(self, line: str) -> str:
+        request = json.loads(line)
+        if request["method"] == "initialize":
+            return server_line(line)
+        melds = [{"id": "run", "points": "many"}] * 30_000
+        return json.dumps({"jsonrpc": "2.0", "id": request["id"], "result": {"melds": melds}})
+
+
+def server_line(line: str) -> str:
+    return load_server("pinochle_adapters.reference:server").handle_line(line)
+
+
+def test_a_huge_invalid_reply_is_worded_on_a_capped_copy(monkeypatch: pytest.MonkeyPatch) -> None:
+    worded: list[int] = []
+    real = protocol.schema_error
+
+    def measured(instance: Any, name: str, root: str) -> str | None:
+        worded.append(len(json.dumps(instance)))
+        return real(instance, name, root)
+
+    monkeypatch.setattr(protocol, "schema_error", measured)
+    with open_in_process(HugeReplies(), timeout=10) as engine:
+        seen = outcomes(engine, 2)
+    assert all("fails the protocol schema" in r and "characters" in r for r in seen), seen
+    assert worded and max(worded) < 10_000
+
+
+@pytest.mark.slow
+def test_a_run_past_its_budget_stops_as_interrupted(tmp_path: Path) -> None:
+    report = tmp_path / "r.json"
+    done = suite("-k", "meld", "--run-timeout", "0.01", "--conformance-report", str(report))
+    assert done.returncode == 2, done.stdout[-2000:]
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["complete"] is False and len(document["cases"]) == 1
