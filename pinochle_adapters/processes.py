@@ -1,16 +1,22 @@
 """Starting, watching and killing an engine's process tree: the one module that knows the OS.
 
 POSIX: the engine gets its own session and process group; a kill is SIGKILL to the group, then (on
-Linux, through ``/proc``) to any process still holding its output pipes. Windows: the engine gets
-its own process group; a kill is ``taskkill /F /T``, the whole tree under the engine's shell.
+Linux, through ``/proc``) to any process still holding its output pipes or carrying the run's mark
+in its environment, and to its process group, scanning again until none is left. Windows: the
+engine gets its own process group; a kill is ``taskkill /F /T``, the whole tree under the shell.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
+import secrets
 import signal
 import subprocess
+import threading
+import weakref
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +25,17 @@ CREATE_NEW_PROCESS_GROUP = 0x00000200
 """``subprocess.CREATE_NEW_PROCESS_GROUP``, which the subprocess module names on Windows only."""
 KILLED_STATUS = 1 if WINDOWS else -int(getattr(signal, "SIGKILL", 9))
 """The status of a process this module killed (Windows: TerminateProcess's exit code 1)."""
+MARK_ENV = "PINOCHLE_ENGINE_MARK"
+"""Environment variable every engine process (and whatever it starts) inherits: a daemon that
+double-forked, called setsid and closed its pipes still carries it, so it can be found."""
+MARK = f"{os.getpid()}-{secrets.token_hex(8)}"
+"""This process's part of each engine's mark (a value no other run shares)."""
+_numbers = itertools.count(1)
+_marks: weakref.WeakKeyDictionary[subprocess.Popen[bytes], str] = weakref.WeakKeyDictionary()
+"""Engine process -> its mark: one per engine, so that stopping one spares the others."""
+MAX_SCANS = 50
+"""Passes of the ``/proc`` scan after a kill: it is repeated until a pass finds nobody left (an
+orphan that keeps changing its pid by fork and exit is caught through its process group)."""
 
 
 def popen(command: str) -> subprocess.Popen[bytes]:
@@ -26,15 +43,20 @@ def popen(command: str) -> subprocess.Popen[bytes]:
     group: dict[str, Any] = (
         {"creationflags": CREATE_NEW_PROCESS_GROUP} if WINDOWS else {"start_new_session": True}
     )
-    return subprocess.Popen(
+    mark = f"{MARK}-{next(_numbers)}"
+    proc = subprocess.Popen(
         command,
         shell=True,
+        env={**os.environ, MARK_ENV: mark},
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         bufsize=0,
         **group,
     )
+    with contextlib.suppress(TypeError):  # a stand-in for Popen may not be weak-referable
+        _marks[proc] = mark
+    return proc
 
 
 def pipe_inodes(proc: subprocess.Popen[bytes]) -> set[int]:
@@ -83,11 +105,55 @@ def kill_tree(proc: subprocess.Popen[bytes], inodes: set[int]) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
     with contextlib.suppress(OSError):
         proc.kill()
-    for pid in _pipe_writers(inodes):
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
+    if not WINDOWS:
+        kill_leftovers(inodes, _marks.get(proc))
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=2)
+
+
+def kill_leftovers(inodes: set[int], mark: str | None) -> int:
+    """Kill every process still holding one of these pipes or carrying an engine's mark, with its
+    process group, scanning again until a pass finds none (at most MAX_SCANS passes); how many
+    were found. Linux ``/proc`` only; elsewhere nothing is found. Never raises."""
+    found = 0
+    own_group = os.getpgrp() if not WINDOWS else 0
+    for _ in range(MAX_SCANS):
+        left = _leftovers(inodes, mark)
+        if not left:
+            break
+        found += len(left)
+        for pid, group in left.items():
+            if group > 1 and group != own_group:
+                # The whole group at once: a pid that forks and exits keeps its group.
+                with contextlib.suppress(OSError):
+                    os.killpg(group, signal.SIGKILL)
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+    return found
+
+
+def interrupt_on_sigterm() -> Callable[[], None]:
+    """Make SIGTERM (a CI job's timeout, ``kill``) interrupt this process as Ctrl-C does, so a run
+    ends the same clean way: its engines stopped, its files written or left whole. Returns what
+    undoes it. Does nothing off the main thread, or where SIGTERM already has a handler."""
+    term = getattr(signal, "SIGTERM", None)
+    if (
+        term is None
+        or threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(term) is not signal.SIG_DFL
+    ):
+        return lambda: None
+
+    def interrupt(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+    signal.signal(term, interrupt)
+
+    def restore() -> None:
+        if signal.getsignal(term) is interrupt:
+            signal.signal(term, signal.SIG_DFL)
+
+    return restore
 
 
 def describe_status(code: int) -> str:
@@ -98,28 +164,46 @@ def describe_status(code: int) -> str:
     return f"the engine exited with status {code}"
 
 
-def _pipe_writers(inodes: set[int]) -> set[int]:
-    """Other processes holding the write end of one of these pipes (Linux ``/proc``; else none).
+def _leftovers(inodes: set[int], mark: str | None) -> dict[int, int]:
+    """Live processes holding the write end of one of these pipes or carrying an engine's mark
+    in their environment, each with its process group (Linux ``/proc``; else none).
 
-    An engine's child that left its process group (``setsid``) but kept stdout open is found
-    this way: ``killpg`` cannot reach it, and it would keep the pipe open for ever.
+    An engine's child that left its process group (``setsid``) but kept stdout open, or a daemon
+    that also closed it, is found this way: ``killpg`` of the engine's group cannot reach it.
     """
-    found: set[int] = set()
+    found: dict[int, int] = {}
     proc = Path("/proc")
-    if not inodes or not proc.is_dir():
+    if not proc.is_dir() or not (inodes or mark):
         return found
     me = os.getpid()
     targets = {f"pipe:[{ino}]" for ino in inodes}
+    marked = f"{MARK_ENV}={mark}".encode() if mark else None
     for entry in proc.iterdir():
         if not entry.name.isdigit() or int(entry.name) == me:
             continue
-        with contextlib.suppress(OSError):
-            for fd in (entry / "fd").iterdir():
-                with contextlib.suppress(OSError):
-                    if os.readlink(fd) in targets and _is_write_end(entry / "fdinfo" / fd.name):
-                        found.add(int(entry.name))
-                        break
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            state, group = _state_and_group(entry)
+            if state in ("Z", "X"):
+                continue  # dead already, waiting for its parent
+            if (marked and marked in (entry / "environ").read_bytes().split(b"\0")) or (
+                targets and _holds(entry, targets)
+            ):
+                found[int(entry.name)] = group
     return found
+
+
+def _state_and_group(entry: Path) -> tuple[str, int]:
+    """A process's state letter and process group, from ``/proc/PID/stat``."""
+    fields = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()
+    return fields[0], int(fields[2])
+
+
+def _holds(entry: Path, targets: set[str]) -> bool:
+    for fd in (entry / "fd").iterdir():
+        with contextlib.suppress(OSError):
+            if os.readlink(fd) in targets and _is_write_end(entry / "fdinfo" / fd.name):
+                return True
+    return False
 
 
 def _is_write_end(fdinfo: Path) -> bool:

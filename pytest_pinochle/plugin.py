@@ -13,6 +13,7 @@ import pytest
 
 import specdata
 from pinochle_adapters.client import EngineError, Unsupported
+from pinochle_adapters.processes import interrupt_on_sigterm
 from specdata import FEATURES_DIR
 from specdata.files import output_problem
 
@@ -154,6 +155,8 @@ def pytest_configure(config: pytest.Config) -> None:
         state_of(config).budget = budget
         state_of(config).deadline = time.monotonic() + budget
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
+    # A CI timeout's SIGTERM ends the run as Ctrl-C does: engines stopped, files left whole.
+    config.add_cleanup(interrupt_on_sigterm())
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
-from pinochle_adapters import protocol
+from pinochle_adapters import processes, protocol
 from pinochle_adapters.client import (
     MAX_RESTARTS_IN_WINDOW,
     MAX_TIMEOUTS_IN_WINDOW,
@@ -211,7 +211,7 @@ MELD: dict[str, Any] = {
     "variant": "double-deck",
     "options": {},
     "trump": "h",
-    "hand": ["Ah", "Th", "Kh", "Qh", "Jh", "9c"],
+    "hand": ["Ah", "Th", "Kh", "Qh", "Jh", "Qs"],
 }
 
 
@@ -291,3 +291,77 @@ def test_a_run_past_its_budget_stops_as_interrupted(tmp_path: Path) -> None:
     assert done.returncode == 2, done.stdout[-2000:]
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["complete"] is False and len(document["cases"]) == 1
+
+
+# --- no engine outlives the run -------------------------------------------------------------------
+
+
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie waiting for its parent does not)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
+def gone(pids: Any) -> bool:
+    """Whether the processes ``pids()`` names have all ended, looking a bounded number of times
+    (a SIGKILL is delivered, not awaited)."""
+    for _ in range(200):
+        if not any(alive(pid) for pid in pids()):
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def marked() -> set[int]:
+    """Live processes carrying a mark of this process's engines."""
+    prefix = f"{processes.MARK_ENV}={processes.MARK}-".encode()
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and any(
+                v.startswith(prefix) for v in (entry / "environ").read_bytes().split(b"\0")
+            ):
+                found.add(int(entry.name))
+        except OSError:
+            continue
+    return {pid for pid in found if alive(pid)}
+
+
+linux_only = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc")
+
+
+@linux_only
+def test_a_daemon_left_by_the_engine_does_not_outlive_it(tmp_path: Path) -> None:
+    pid_file = tmp_path / "daemon.pid"
+    with open_engine(broken("daemon_orphan.py", str(pid_file)), timeout=5) as engine:
+        engine.call("meld", MELD)
+    daemon = int(pid_file.read_text(encoding="utf-8"))
+    assert gone(lambda: [daemon])
+
+
+@linux_only
+def test_an_orphan_that_keeps_changing_its_pid_does_not_outlive_the_engine(
+    tmp_path: Path,
+) -> None:
+    count = tmp_path / "generations"
+    with open_engine(broken("hopping_orphan.py", str(count)), timeout=5) as engine:
+        engine.call("meld", MELD)
+    assert gone(marked)
+    generations = count.read_text(encoding="utf-8")
+    assert gone(marked) and count.read_text(encoding="utf-8") == generations
+
+
+@linux_only
+@pytest.mark.slow
+def test_sigterm_ends_a_run_as_ctrl_c_does(tmp_path: Path) -> None:
+    """A CI timeout's SIGTERM: the run ends interrupted, its report marked partial, and an
+    engine that ignores shutdown and the end of its input is stopped all the same."""
+    report, pid_file = tmp_path / "r.json", tmp_path / "engine.pid"
+    engine = broken("interrupt_run.py", "3", "SIGTERM", str(pid_file))
+    done = suite("-k", "meld", "--engine", engine, "--conformance-report", str(report))
+    assert done.returncode == 2, done.stdout[-2000:]
+    assert json.loads(report.read_text(encoding="utf-8"))["complete"] is False
+    assert gone(lambda: [int(pid_file.read_text(encoding="utf-8"))])

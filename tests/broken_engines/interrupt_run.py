@@ -1,5 +1,6 @@
 """Broken engine: after N rule requests (argv[1], default 5) it sends a signal (argv[2], default
 SIGINT) to the suite process that started it, as Ctrl-C or a CI timeout would, and answers on.
+With argv[3] it writes its pid there and ignores shutdown and the end of its input.
 
 The suite is the nearest ancestor that is not a shell (``sh -c`` may or may not exec).
 """
@@ -7,6 +8,7 @@ The suite is the nearest ancestor that is not a shell (``sh -c`` may or may not 
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 from _base import run
@@ -32,4 +34,10 @@ def misbehave(message: dict, count: int) -> str | None:
     return None
 
 
+if len(sys.argv) > 3:
+    Path(sys.argv[3]).write_text(str(os.getpid()), encoding="utf-8")
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
 run(misbehave)
+if len(sys.argv) > 3:
+    while True:
+        time.sleep(60)
