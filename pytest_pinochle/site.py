@@ -71,6 +71,8 @@ class EngineRun:
         return self.report.get("complete", True) is not False
 
 
+REPORT_LIMIT = 64 * 2**20
+"""Largest report ``pinochle report`` reads (bytes): a full suite's report is about 2 MB."""
 SLUG_LIMIT = 60
 """Longest readable part of an engine's file name on the site (characters), before its hash."""
 
@@ -90,11 +92,19 @@ def load_run(path: Path) -> EngineRun:
     """A report file as an ``EngineRun``; ReportError naming the file when it is not JSON or
     fails spec/schema/report.schema.json."""
     try:
-        report = json.loads(path.read_text(encoding="utf-8"))
+        size = path.stat().st_size
+        text = path.read_text(encoding="utf-8") if size <= REPORT_LIMIT else None
+        report: Any = None if text is None else json.loads(text)
     except OSError as e:
         raise ReportError(f"{path}: cannot read: {e.strerror}") from None
     except ValueError as e:
         raise ReportError(f"{path}: not JSON: {e}") from None
+    except RecursionError:
+        raise ReportError(f"{path}: not a conformance report: nested too deeply") from None
+    if text is None:
+        raise ReportError(
+            f"{path}: {size} bytes, over the {REPORT_LIMIT // 2**20} MiB a report may have"
+        )
     validator = jsonschema.Draft202012Validator(load_schema("report.schema.json"))
     error = jsonschema.exceptions.best_match(validator.iter_errors(report))
     if error is not None:
@@ -462,7 +472,8 @@ def _environment() -> jinja2.Environment:
 def build_site(reports: list[Path], out: Path) -> None:
     """Write the conformance site of ``reports`` (one per engine) into ``out``: index.html (per
     variant a matrix of rules x engines), rules/ID.html, engines/SLUG.html, badges/SLUG.svg,
-    style.css. Raises ReportError naming a file that is not a conformance report."""
+    style.css; pages and badges an earlier site left there (an engine no longer reported) are
+    removed. Raises ReportError naming a file that is not a conformance report."""
     if not reports:
         raise ReportError("no report given: pass one or more --conformance-report files")
     runs = [load_run(Path(p)) for p in reports]
@@ -549,6 +560,15 @@ def build_site(reports: list[Path], out: Path) -> None:
             **common,
         )
         write_atomic(out / "badges" / f"{run.slug}.svg", badge_svg(run))
+    written = {
+        *(out / "rules" / f"{rule}.html" for rule in rule_ids),
+        *(out / "engines" / f"{run.slug}.html" for run in runs),
+        *(out / "badges" / f"{run.slug}.svg" for run in runs),
+    }
+    for sub, suffix in (("rules", ".html"), ("engines", ".html"), ("badges", ".svg")):
+        for page in (out / sub).iterdir():
+            if page.suffix == suffix and page not in written:
+                page.unlink()
 
 
 def _render(env: jinja2.Environment, template: str, path: Path, **context: Any) -> None:

@@ -30,7 +30,8 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
-from pytest_pinochle import known_failures
+from pinochle_cli import main as cli_main
+from pytest_pinochle import known_failures, site
 from pytest_pinochle.site import badge_svg, build_site, load_run
 from specdata.files import output_problem, write_atomic
 from tests.suite_runs import python_module
@@ -365,3 +366,43 @@ def test_sigterm_ends_a_run_as_ctrl_c_does(tmp_path: Path) -> None:
     assert done.returncode == 2, done.stdout[-2000:]
     assert json.loads(report.read_text(encoding="utf-8"))["complete"] is False
     assert gone(lambda: [int(pid_file.read_text(encoding="utf-8"))])
+
+
+# --- pinochle report's input and output -----------------------------------------------------------
+
+
+def report_of(name: str) -> dict[str, Any]:
+    """A minimal conformance report of an engine called ``name``."""
+    return {
+        "format": 4,
+        "engine": {"command": "x", "name": name, "version": "1"},
+        "variants": "all",
+        "totals": {"passed": 0, "failed": 0, "errored": 0, "skipped": 0},
+        "rules": {},
+        "diagnosis": [],
+        "cases": {},
+    }
+
+
+def test_report_refuses_too_deep_and_oversized_input_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    deep, big = tmp_path / "deep.json", tmp_path / "big.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    big.write_text(json.dumps(report_of("big")), encoding="utf-8")
+    monkeypatch.setattr(site, "REPORT_LIMIT", 100)
+    for path in (deep, big):
+        assert cli_main(["report", str(path), "-o", str(tmp_path / "site")]) == 2
+        errors = capsys.readouterr().err.strip().splitlines()
+        assert len(errors) == 1 and str(path) in errors[0], errors
+
+
+def test_report_leaves_no_page_of_an_engine_no_longer_reported(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.json", tmp_path / "b.json"
+    first.write_text(json.dumps(report_of("alpha")), encoding="utf-8")
+    second.write_text(json.dumps(report_of("beta")), encoding="utf-8")
+    out = tmp_path / "site"
+    build_site([first, second], out)
+    build_site([second], out)
+    assert sorted(p.name for p in (out / "engines").iterdir()) == ["beta-1.html"]
+    assert sorted(p.name for p in (out / "badges").iterdir()) == ["beta-1.svg"]
