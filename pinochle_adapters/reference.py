@@ -6,11 +6,13 @@ pinochle_adapters.reference`` (or ``pinochle-reference-adapter``) serves it on s
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from functools import cache
 from typing import Any, ClassVar, TypedDict, cast
 
 import reference_engine
+import specdata
 from reference_engine import auction, cards, meld, scoring, tricks, variants
 from reference_engine.actions import parse_claims, play
 from reference_engine.auction import AuctionState, Call
@@ -552,7 +554,12 @@ def server() -> sdk.Server:
 def main(argv: Sequence[str] | None = None) -> int:
     """Serve the reference engine on stdin/stdout until shutdown (pinochle-reference-adapter)."""
     del argv  # no options: the protocol says everything
-    return server().serve_stdio()
+    try:
+        engine = server()
+    except specdata.DataFileError as e:  # a broken variant file: one line naming file and line
+        print(f"pinochle-reference-adapter: {e}", file=sys.stderr)
+        return 2
+    return engine.serve_stdio()
 
 
 if __name__ == "__main__":

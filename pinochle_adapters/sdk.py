@@ -308,6 +308,9 @@ class Server:
     def _params_problem(self, method: str, params: Any) -> str | None:
         if not isinstance(params, dict):
             return "params must be an object"
+        unreadable = unreadable_field(params, "params")
+        if unreadable is not None:
+            return unreadable
         if self.check_params:
             problem = protocol.check_params(method, params)
             if problem is not None:
@@ -406,3 +409,34 @@ class Server:
 def serve(engine: object, **kwargs: Any) -> int:
     """Serve ``engine`` on stdin/stdout (see ``Server``); returns the exit status."""
     return Server(engine, **kwargs).serve_stdio()
+
+
+DEPTH_LIMIT = 64
+"""Deepest nesting of params the server checks; deeper is refused naming the field."""
+
+
+def unreadable_field(value: Any, root: str) -> str | None:
+    """The first field of ``value`` that no schema check can read, named by its path from
+    ``root``: a string (or key) holding a lone surrogate, or nesting over DEPTH_LIMIT levels.
+    Walked without recursion, so any depth is safe. None when every field is readable."""
+    pending: list[tuple[Any, str, int]] = [(value, root, 0)]
+    while pending:
+        item, path, depth = pending.pop()
+        if isinstance(item, str):
+            if not _is_text(item):
+                return f"{path}: holds a lone surrogate, which is not Unicode text"
+            continue
+        if not isinstance(item, dict | list):
+            continue
+        if depth >= DEPTH_LIMIT:
+            return f"{path}: nested too deeply to check (over {DEPTH_LIMIT} levels)"
+        if isinstance(item, dict):
+            for key, child in reversed(list(item.items())):
+                if not _is_text(str(key)):
+                    return f"{path}: a key holds a lone surrogate, which is not Unicode text"
+                pending.append((child, f"{path}.{key}", depth + 1))
+        else:
+            pending.extend(
+                (c, f"{path}[{i}]", depth + 1) for i, c in reversed(list(enumerate(item)))
+            )
+    return None

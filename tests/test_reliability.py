@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 import yaml
 
-from pinochle_adapters import processes, protocol
+import specdata
+from pinochle_adapters import processes, protocol, reference
 from pinochle_adapters.client import (
     MAX_RESTARTS_IN_WINDOW,
     MAX_TIMEOUTS_IN_WINDOW,
@@ -188,17 +189,8 @@ def test_a_long_engine_name_gives_a_short_file_name_and_small_pages(tmp_path: Pa
     under 255 bytes that differ for two names cut alike, and no page carrying the name whole."""
     reports = []
     for n, name in enumerate(("a" * 300, "a" * 299 + "b", "<" * 200_000)):
-        document = {
-            "format": 4,
-            "engine": {"command": "x", "name": name, "version": "1"},
-            "variants": "all",
-            "totals": {"passed": 0, "failed": 0, "errored": 0, "skipped": 0},
-            "rules": {},
-            "diagnosis": [],
-            "cases": {},
-        }
         reports.append(tmp_path / f"r{n}.json")
-        reports[-1].write_text(json.dumps(document), encoding="utf-8")
+        reports[-1].write_text(json.dumps(report_of(name)), encoding="utf-8")
     build_site(reports, tmp_path / "site")
     engines = sorted(p.name for p in (tmp_path / "site" / "engines").iterdir())
     assert len(engines) == 3 and all(len(name.encode()) < 100 for name in engines)
@@ -406,3 +398,33 @@ def test_report_leaves_no_page_of_an_engine_no_longer_reported(tmp_path: Path) -
     build_site([second], out)
     assert sorted(p.name for p in (out / "engines").iterdir()) == ["beta-1.html"]
     assert sorted(p.name for p in (out / "badges").iterdir()) == ["beta-1.svg"]
+
+
+# --- the reference server's wording ---------------------------------------------------------------
+
+
+def test_the_server_names_the_field_that_cannot_be_read() -> None:
+    engine = load_server("pinochle_adapters.reference:server")
+    line = (
+        '{"jsonrpc": "2.0", "id": 1, "method": "meld", "params": {"variant": "double-deck", '
+        '"options": {}, "trump": "h", "hand": ["Ah", "K\\ud800"]}}'
+    )
+    surrogate = json.loads(engine.handle_line(line))["error"]["message"]
+    assert "params.hand[1]" in surrogate and "lone surrogate" in surrogate, surrogate
+    deep = {**MELD, "hand": ["Ah"], "options": {"x": json.loads("[" * 200 + "]" * 200)}}
+    request = {"jsonrpc": "2.0", "id": 2, "method": "meld", "params": deep}
+    nested = json.loads(engine.handle_line(json.dumps(request)))
+    assert "params.options.x[0]" in nested["error"]["message"], nested
+
+
+def test_a_broken_variant_file_stops_the_reference_server_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def broken_file() -> None:
+        raise specdata.DataFileError("spec/variants/double-deck.yaml:3: not a mapping")
+
+    monkeypatch.setattr(reference, "server", broken_file)
+    assert reference.main([]) == 2
+    assert capsys.readouterr().err.strip().splitlines() == [
+        "pinochle-reference-adapter: spec/variants/double-deck.yaml:3: not a mapping"
+    ]
