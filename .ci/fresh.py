@@ -11,7 +11,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CONSTRAINTS = ROOT / ".ci" / "constraints.txt"
-FAST_TIER = ["-q", "-p", "no:cacheprovider", "-m", "not slow"]
+FAST_TIER = ["-q", "-m", "not slow"]
 
 
 def create(where: Path) -> Path:
@@ -33,7 +33,7 @@ def run(*args: str | Path) -> int:
 
 def fast_tier(bin_dir: Path, *extra: str) -> int:
     """``pytest -m "not slow"`` with the virtualenv's pytest; its exit status."""
-    return run(bin_dir / "pytest", *FAST_TIER, *extra)
+    return run(bin_dir / "pytest", *FAST_TIER, "-p", "no:cacheprovider", *extra)
 
 
 def versions(lines: str) -> dict[str, str]:

@@ -9,7 +9,7 @@ Not part of .ci/run, which installs the pins; see CONTRIBUTING.md, "Dependencies
 
 from __future__ import annotations
 
-import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -17,38 +17,37 @@ from pathlib import Path
 
 import fresh
 
-FAILED = re.compile(r"^(?:FAILED|ERROR) (\S+)", re.MULTILINE)
 
-
-def fast_tier_output(bin_dir: Path, *extra: str) -> tuple[int, str]:
-    """The fast tier (or the tests named in ``extra``), shown and returned with its status."""
-    args = [str(bin_dir / "pytest"), *fresh.FAST_TIER, "-rfE", *extra]
+def fast_tier_output(bin_dir: Path, cache: Path, *extra: str) -> int:
+    """The fast tier (``--lf``: only what failed before), its last-failed list kept in ``cache``."""
+    args = [str(bin_dir / "pytest"), *fresh.FAST_TIER, "-o", f"cache_dir={cache}", "-rfE", *extra]
     done = subprocess.run(args, cwd=fresh.ROOT, capture_output=True, text=True, check=False)
     print(done.stdout[-3000:], done.stderr[-2000:], sep="\n", flush=True)
-    return done.returncode, done.stdout
+    return done.returncode
 
 
 def main() -> int:
     with tempfile.TemporaryDirectory(prefix="pinochle-latest-") as tmp:
         newest = fresh.create(Path(tmp) / "newest")
         fresh.install(newest)
-        status, output = fast_tier_output(newest)
-        if status == 0:
+        failed = Path(tmp) / "failed"
+        if fast_tier_output(newest, failed) == 0:
             print("the newest releases pass the fast tier")
             return 0
         pinned = fresh.versions(fresh.CONSTRAINTS.read_text(encoding="utf-8"))
         latest = fresh.versions(fresh.frozen(newest))
         print("the newest releases FAIL the fast tier; they differ from .ci/constraints.txt in:")
         changed = fresh.drift(pinned, latest)
-        failing = sorted(set(FAILED.findall(output)))
-        if not failing or not changed:
+        if not changed:
             return 1
         base = fresh.create(Path(tmp) / "pinned")
         fresh.install(base, "-c", str(fresh.CONSTRAINTS))
         guilty = []
         for name in (n for n in changed if n in latest):
             fresh.run(base / "pip", "install", "-q", "--no-deps", f"{name}=={latest[name]}")
-            if fast_tier_output(base, *failing)[0] != 0:
+            trial = Path(tmp) / f"trial-{name}"
+            shutil.copytree(failed, trial)  # each trial reruns the same failures (--lf)
+            if fast_tier_output(base, trial, "--lf") != 0:
                 guilty.append(name)
             if name in pinned:
                 fresh.run(base / "pip", "install", "-q", "--no-deps", f"{name}=={pinned[name]}")
