@@ -14,13 +14,21 @@ from pinochle_adapters.client import load_server
 from pytest_pinochle.case import FAILED, PASSED, USAGE, run_case
 from pytest_pinochle.tables import load_cases, request_line
 
-from .suite_runs import ROOT, run_suite
+from .suite_runs import ROOT, run_suite, start_suite
 
 MUTANT = f"{sys.executable} -m tests.mutants no_last_trick"
 GARBAGE = f"{sys.executable} {ROOT / 'tests' / 'broken_engines' / 'garbage.py'}"
 WHOLE_DECK = (
     "features/test_card_points.py::test_the_whole_double_deck_with_the_last_trick_is_worth_50"
 )
+
+
+CARD_POINTS = ("features/test_card_points.py", "features/tables/card-points-double-deck.yaml")
+
+
+def prefetch() -> None:
+    """Start the child run at once (tests/conftest.py)."""
+    start_suite(MUTANT, paths=CARD_POINTS)
 
 
 def run(case_id: str, engine: str | None = None) -> tuple[int, str]:
@@ -92,10 +100,7 @@ def test_an_engine_error_is_shown_and_fails() -> None:
 def test_every_failure_and_error_ends_with_its_request_line() -> None:
     """Table cases (repr_failure) and scenarios (the reporter) alike: the line is the report's
     ``request``, so it can be pasted into the engine as it is."""
-    runs = run_suite(
-        MUTANT,
-        paths=("features/test_card_points.py", "features/tables/card-points-double-deck.yaml"),
-    )
+    runs = run_suite(MUTANT, paths=CARD_POINTS)
     failed = {n: o for n, o in runs.outcomes.items() if o["outcome"] in ("failed", "errored")}
     kinds = {("::test_" in n) for n in failed}
     assert kinds == {True, False}, runs.tail()  # scenarios and table cases both failed
