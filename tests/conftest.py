@@ -22,8 +22,8 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the child runs the selected slow tests will wait for: each test module may define
     ``prefetch()`` (tests/suite_runs.py), called once here if any of its slow tests is selected,
     so its suite runs proceed on the other cores while earlier tests run."""
-    if session.config.option.collectonly:
-        return
+    if session.config.option.collectonly or hasattr(session.config, "workerinput"):
+        return  # an xdist worker runs only some of the items: its runs start on demand
     done: set[object] = set()
     for item in session.items:
         module = getattr(item, "module", None)
