@@ -10,6 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from pinochle_cli import smoke
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_fuzz.cli import option_argument
 from pytest_pinochle import case, catalogue, export
@@ -90,6 +91,12 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "fuzz",
         help="ask an engine random questions and compare with the reference (options follow)",
+        add_help=False,
+    )
+    sub.add_parser(
+        "smoke",
+        help="does an engine speak the protocol? each declared method once, replies checked "
+        "against the schemas (--engine CMD)",
         add_help=False,
     )
     sub.add_parser(
@@ -195,6 +202,8 @@ def run(args_list: Sequence[str]) -> int:
     """Parse a command line (without ``test``) and run its command."""
     if args_list[:1] == ["fuzz"]:
         return fuzz_main(args_list[1:])
+    if args_list[:1] == ["smoke"]:
+        return smoke.main(args_list[1:])
     args = _parser().parse_args(args_list)
     try:
         if args.command == "play":
