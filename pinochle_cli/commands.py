@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pinochle_cli import smoke
+from pinochle_cli import adapter, smoke
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_fuzz.cli import option_argument
 from pytest_pinochle import case, catalogue, export
@@ -91,6 +91,11 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "fuzz",
         help="ask an engine random questions and compare with the reference (options follow)",
+        add_help=False,
+    )
+    sub.add_parser(
+        "adapter",
+        help="write a starter adapter (new python|node DIR), or print where one ships (path)",
         add_help=False,
     )
     sub.add_parser(
@@ -202,6 +207,8 @@ def run(args_list: Sequence[str]) -> int:
     """Parse a command line (without ``test``) and run its command."""
     if args_list[:1] == ["fuzz"]:
         return fuzz_main(args_list[1:])
+    if args_list[:1] == ["adapter"]:
+        return adapter.main(args_list[1:])
     if args_list[:1] == ["smoke"]:
         return smoke.main(args_list[1:])
     args = _parser().parse_args(args_list)
