@@ -17,6 +17,8 @@ from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
 import specdata
+from specdata.vocabulary import METHODS as METHODS
+from specdata.vocabulary import RULE_METHODS as RULE_METHODS
 
 ERRORS_RANKED = 50
 """How many schema errors are ranked to pick the one an error message names."""
@@ -24,24 +26,6 @@ ERRORS_RANKED = 50
 PROTOCOL_VERSION = 1
 """The protocol version this suite speaks; ``initialize`` exchanges it."""
 
-METHODS = (
-    "initialize",
-    "deal",
-    "meld",
-    "legal_plays",
-    "trick_winner",
-    "card_points",
-    "auction",
-    "score_hand",
-    "play_hand",
-    "play_game",
-    "play_tricks",
-    "shutdown",
-)
-"""Every method of protocol version 1."""
-
-RULE_METHODS = METHODS[1:-1]
-"""The methods that answer a rules question; their params carry ``variant`` and ``options``."""
 
 PARSE_ERROR = -32700
 """The request line is not JSON."""

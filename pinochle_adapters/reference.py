@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Sequence
 from functools import cache
-from typing import Any, ClassVar, TypedDict, cast
+from typing import Any, ClassVar, NotRequired, TypedDict, cast
 
 import reference_engine
 import specdata
@@ -46,11 +46,12 @@ class FirstIllegal(TypedDict):
 
 
 class AuctionViolation(TypedDict):
-    """``auction``: the rule the first illegal call breaks, and that call's index in calls."""
+    """``auction``: the rule the first illegal call breaks, and that call's index in calls (the
+    reference always gives it; the protocol leaves it optional)."""
 
     rule: str
     message: str
-    index: int
+    index: NotRequired[int]
 
 
 class GameIllegalEntry(TypedDict):
@@ -69,13 +70,13 @@ class DealAnswer(TypedDict):
     next_dealer: int | None
 
 
-class MeldEntry(TypedDict, total=False):
+class MeldEntry(TypedDict):
     id: str
     type: str
     count: int
     points: int
     cards: list[str]
-    suit: str
+    suit: NotRequired[str]
 
 
 class MeldAnswer(TypedDict):
@@ -120,14 +121,14 @@ class TrickEntry(TypedDict):
 
 
 class PointedTrick(TrickEntry):
-    points: int
+    points: NotRequired[int]  # absent from an engine declaring the capability points: none
 
 
 class PlayTricksAnswer(TypedDict):
     legal: bool
     first_illegal: FirstIllegal | None
     tricks: list[PointedTrick]
-    card_points: list[int]
+    card_points: NotRequired[list[int]]  # as a trick's points
     tricks_won: list[int]
 
 

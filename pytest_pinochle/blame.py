@@ -13,19 +13,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-MELD_ITEM_RULE = {
-    "run": "MELD-RUN",
-    "royal_marriage": "MELD-ROYAL-MARRIAGE",
-    "marriage": "MELD-MARRIAGE",
-    "dix": "MELD-DIX",
-    "pinochle": "MELD-PINOCHLE",
-    "aces_around": "MELD-AROUNDS",
-    "kings_around": "MELD-AROUNDS",
-    "queens_around": "MELD-AROUNDS",
-    "jacks_around": "MELD-AROUNDS",
-    "tens_around": "MELD-TENS-AROUND",
-}
-"""The rule that decides each meld item of the protocol."""
+from specdata.vocabulary import MELD_RULES
+
+MELD_ITEM_RULE = {**MELD_RULES, "tens_around": "MELD-TENS-AROUND"}
+"""The rule that decides each meld item of the protocol (``specdata.vocabulary``), and the rule
+that tens around score nothing, charged when an engine reports them."""
 
 MELD_ITEM_RULES = (
     "MELD-RUN",

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import NamedTuple
 
+from specdata.vocabulary import MELD_TYPES as MELD_TYPES
+
 from .cards import (
     ACE,
     DIAMONDS,
@@ -25,19 +27,6 @@ from .cards import (
     make_card,
 )
 from .variants import Rules
-
-MELD_TYPES = {
-    "run": "I",
-    "royal_marriage": "I",
-    "marriage": "I",
-    "dix": "I",
-    "pinochle": "II",
-    "aces_around": "III",
-    "kings_around": "III",
-    "queens_around": "III",
-    "jacks_around": "III",
-}
-"""The type of each meld (MELD-TYPES)."""
 
 _RUN_RANKS = (ACE, TEN, KING, QUEEN, JACK)
 _AROUNDS = (
