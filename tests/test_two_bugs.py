@@ -1,7 +1,7 @@
 """An engine wrong in two places: both planted rules are the first two suspects of the diagnosis.
 
 Each engine is the reference engine carrying two mutants of tests/mutants at once
-(``python -m tests.mutants A+B``), served as a subprocess, the suite narrowed to their variants.
+(``A+B``), run in-process in batches (tests/suite_batch.py), the suite narrowed to their variants.
 The pairs are those where, before the diagnosis explained each failure once, a cascade of one
 bug outranked the other (a meld item spoiling the totals of other rules' cases, a discard
 spoiling the over-trump cases, a scoring rule spoiling the game-end cases), and a few plain
@@ -11,12 +11,12 @@ PLAY-OVERTRUMP), so a third planted rule is not a cascade.
 
 from __future__ import annotations
 
-import sys
+from concurrent.futures import Future
 
 import pytest
 
 from tests.mutants import get
-from tests.suite_runs import run_suite
+from tests.suite_runs import SuiteRun, start_mutants
 
 PAIRS = [
     "no-last-trick+marriage-in-trump",
@@ -39,11 +39,21 @@ def test_a_pair_is_one_engine_with_both_misreadings() -> None:
         get("no-overtrump+trump-void-discard")  # one function patched twice would not stack
 
 
+def _runs() -> Future[dict[str, SuiteRun]]:
+    """Every pair's run, in-process in one batch per core (tests/suite_batch.py)."""
+    return start_mutants({name: get(name).variants for name in PAIRS})
+
+
+def prefetch() -> None:
+    """Start the pairs' runs at collection (tests/conftest.py)."""
+    _runs()
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("name", PAIRS)
 def test_both_planted_rules_are_the_first_two_suspects(name: str) -> None:
     pair = get(name)
-    run = run_suite(f"{sys.executable} -m tests.mutants {name}", pair.variants)
+    run = _runs().result()[name]
     assert run.returncode == 1, run.tail()
     suspects = [entry["rule"] for entry in run.diagnosis]
     assert set(suspects[:2]) == set(pair.caught_by.split()), (
