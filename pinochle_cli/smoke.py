@@ -8,15 +8,28 @@ plays; the answers are not judged, only their shape: that is the whole suite's j
 from __future__ import annotations
 
 import argparse
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from pinochle_adapters.client import DEFAULT_TIMEOUT, Engine, EngineError, EngineTimeout
+from pinochle_adapters.client import (
+    DEFAULT_TIMEOUT,
+    Engine,
+    EngineError,
+    EngineTimeout,
+    ErrorReply,
+)
 from pinochle_adapters.client import open_engine as _open_engine
-from pinochle_adapters.protocol import RULE_METHODS
+from pinochle_adapters.protocol import INVALID_PARAMS, RULE_METHODS, UNSUPPORTED
 from pytest_pinochle.house_rules import declared_options, played_options
 from pytest_pinochle.tables import Case, load_cases
+
+RULING_CODES = (INVALID_PARAMS, UNSUPPORTED)
+"""Error replies that are the engine's ruling on the question, not a fault in its speech: a
+refusal of params the suite deems valid is the whole suite's to judge. They are notes."""
+NOTE = "note: "
+"""How a line that is not a problem begins."""
 
 SMOKE_STARTUP_TIMEOUT = 30.0
 """Seconds the engine has to start and answer ``initialize`` (a JVM can take a while)."""
@@ -77,7 +90,8 @@ def questions(info: dict[str, Any], cases: Sequence[Case]) -> tuple[list[Questio
 
 
 def smoke(engine: Engine, cases: Sequence[Case] | None = None) -> tuple[list[str], int]:
-    """Every problem found (one line each) and how many rule requests were answered well."""
+    """Every problem found (one line each; a note's line begins ``note: ``) and how many rule
+    requests were answered well."""
     if engine.info is None:
         reason = str(engine.start_error).removeprefix("initialize: ")
         return [f"initialize: {reason}"], 0
@@ -94,11 +108,22 @@ def smoke(engine: Engine, cases: Sequence[Case] | None = None) -> tuple[list[str
         except EngineTimeout as e:
             hung.add(q.method)
             problems.append(f"{where}: {_reason(e, engine, q.method)}")
+        except ErrorReply as e:
+            note = NOTE if _code(e) in RULING_CODES else ""
+            problems.append(f"{note}{where}: {_reason(e, engine, q.method)}")
         except EngineError as e:
             problems.append(f"{where}: {_reason(e, engine, q.method)}")
         else:
             good += 1
     return problems, good
+
+
+def _code(error: ErrorReply) -> object:
+    """The JSON-RPC error code of an error reply (None if the reply cannot say)."""
+    try:
+        return json.loads(error.reply or "")["error"]["code"]
+    except (ValueError, KeyError, TypeError):
+        return None
 
 
 def _reason(error: EngineError, engine: Engine, method: str) -> str:
@@ -139,14 +164,17 @@ def main(argv: Sequence[str]) -> int:
     with _open_engine(
         args.engine, timeout=args.timeout, validate=True, startup_timeout=args.startup_timeout
     ) as engine:
-        problems, good = smoke(engine)
+        lines, good = smoke(engine)
         info = engine.info or {}
-    for line in problems:
+    for line in lines:
         print(line)
+    problems = [line for line in lines if not line.startswith(NOTE)]
     name = info.get("engine", {}).get("name", "the engine") if info else "the engine"
     if problems:
         plural = "s" if len(problems) != 1 else ""
         print(f"{len(problems)} problem{plural}; {good} requests answered well")
         return 1
-    print(f"{name} speaks the protocol: initialize and {good} requests answered well")
+    notes = len(lines) - len(problems)
+    refused = f" ({notes} refused, see the notes)" if notes else ""
+    print(f"{name} speaks the protocol: initialize and {good} requests answered well{refused}")
     return 0

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.client import open_in_process
-from pinochle_adapters.protocol import RULE_METHODS
+from pinochle_adapters.protocol import INTERNAL_ERROR, INVALID_PARAMS, RULE_METHODS
 from pinochle_adapters.reference import server
 from pinochle_cli.smoke import questions, smoke
 from pytest_pinochle.tables import load_cases
@@ -35,6 +35,9 @@ class Altered:
         reply = json.loads(self.inner.handle_line(line))
         if message["method"] == "initialize" and self.info is not None:
             reply["result"] = {**reply["result"], **self.info}
+        elif message["method"] == self.method and isinstance(self.result, int):
+            del reply["result"]  # an int stands for a JSON-RPC error code
+            reply["error"] = {"code": self.result, "message": "refused"}
         elif message["method"] == self.method:
             reply["result"] = self.result
         return json.dumps(reply)
@@ -85,6 +88,15 @@ def test_a_reply_failing_its_schema_is_one_line_per_variant() -> None:
     assert len(problems) == 3
     assert all(p.startswith("card_points (") and "schema" in p for p in problems)
     assert good == len(RULE_METHODS) * 3 - 3
+
+
+@pytest.mark.parametrize(("code", "note"), [(INVALID_PARAMS, True), (INTERNAL_ERROR, False)])
+def test_a_refusal_is_a_note_and_a_crash_a_problem(code: int, note: bool) -> None:
+    """-32602 is the engine's ruling on the question (the whole suite judges it); -32603 is a
+    fault in its own code."""
+    lines, _ = run_smoke(Altered(method="deal", result=code))
+    assert len(lines) == 3
+    assert all(line.startswith("note: ") == note for line in lines)
 
 
 def test_an_engine_speaking_another_protocol_is_one_line() -> None:
