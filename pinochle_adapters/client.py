@@ -31,6 +31,7 @@ from .errors import (
     ErrorReply,
     StartupFailed,
     Unsupported,
+    UnsupportedReply,
     one_line,
 )
 from .errors import TransportError as _TransportError
@@ -67,6 +68,7 @@ __all__ = [
     "LineServer",
     "StartupFailed",
     "Unsupported",
+    "UnsupportedReply",
     "default_transport",
     "load_server",
     "open_engine",
@@ -524,7 +526,7 @@ class Engine:
             error = message["error"]
             if error["code"] == UNSUPPORTED:
                 # A declared gap, not a fault: the caller skips with the engine's own words.
-                raise Unsupported(
+                raise UnsupportedReply(
                     f"engine does not support this {method}: "
                     + protocol.shorten(str(error["message"])),
                     reply,

@@ -49,12 +49,19 @@ class ErrorReply(EngineError):
     """The engine answered the request with a JSON-RPC error."""
 
 
-class Unsupported(ErrorReply):
-    """The engine answered ``UNSUPPORTED``: a capability it lacks; ``message`` says which."""
+class UnsupportedReply(ErrorReply):
+    """The engine answered ``UNSUPPORTED``: a capability it lacks; ``message`` says which.
+
+    The client's side of the wire: the suite skips the case. An engine written with the SDK
+    answers so by raising ``sdk.UnsupportedRequest``."""
 
     def __init__(self, message: str, reply: str | None = None, stderr: str = "") -> None:
         super().__init__(message, reply, stderr)
         self.message = message
+
+
+Unsupported = UnsupportedReply
+"""The name ``UnsupportedReply`` had before it was told apart from ``sdk.UnsupportedRequest``."""
 
 
 class TransportError(Exception):

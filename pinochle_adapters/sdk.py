@@ -54,9 +54,17 @@ class InvalidParams(ValueError):
     """Raise from an engine method to answer -32602 with this message."""
 
 
-class Unsupported(Exception):
+class UnsupportedRequest(Exception):
     """Raise from an engine method to answer ``UNSUPPORTED`` with this message (say what is not
-    supported: ``trick_winner of an incomplete trick``)."""
+    supported: ``trick_winner of an incomplete trick``).
+
+    The engine's side of the wire; the client raises ``UnsupportedReply`` when it reads the
+    answer, and the suite skips the case."""
+
+
+Unsupported = UnsupportedRequest
+"""The name ``UnsupportedRequest`` had before it was told apart from the client's
+``UnsupportedReply``; engines written against it keep working."""
 
 
 def _is_text(value: str) -> bool:
@@ -271,7 +279,7 @@ class Server:
         assert isinstance(params, dict)
         try:
             result = getattr(self.engine, method)(params)
-        except Unsupported as e:
+        except UnsupportedRequest as e:
             return _error(request_id, UNSUPPORTED, str(e) or f"{method} is not supported")
         except self.invalid_params as e:
             return _error(request_id, INVALID_PARAMS, str(e))

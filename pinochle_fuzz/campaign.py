@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hypothesis.errors import NoSuchExample
 
-from pinochle_adapters.client import Engine, EngineError, Unsupported
+from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
 from pytest_pinochle.capabilities import Capabilities, Skip, Translation
 from pytest_pinochle.compare import Mismatch
@@ -225,7 +225,7 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
         actual: Any = ask(engine, question.method, question.params)
     except Skip as err:
         return Skipped(str(err))
-    except Unsupported as err:
+    except UnsupportedReply as err:
         return Skipped(f"unsupported: {err.reason}")
     except EngineError as err:
         actual = {"error": err.reason}

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from pinochle_adapters.client import Engine, EngineError, Unsupported
+from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pytest_pinochle.capabilities import Skip
 from pytest_pinochle.compare import Mismatch
 from pytest_pinochle.tables import Case, load_table
@@ -135,7 +135,7 @@ def replay(engine: Engine, paths: Sequence[Path]) -> list[Replayed]:
         for case in load_table(path):
             try:
                 actual: Any = ask(engine, case.method, case.request)
-            except (Skip, Unsupported) as err:
+            except (Skip, UnsupportedReply) as err:
                 out.append(Replayed(case, [], skipped=str(err)))
                 continue
             except EngineError as err:

@@ -16,7 +16,7 @@ from typing import Any, TextIO
 
 from pinochle_adapters.client import (
     EngineError,
-    Unsupported,
+    UnsupportedReply,
     load_server,
     open_engine,
     open_in_process,
@@ -93,7 +93,7 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
     engine.engine.log_traffic(traffic)
     try:
         answer = engine.call(method, params)
-    except Unsupported as e:
+    except UnsupportedReply as e:
         out.write(f"skipped: the engine answered unsupported: {e.message}\n")
         return PASSED
     except EngineError as e:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import specdata
-from pinochle_adapters.client import EngineError, Unsupported
+from pinochle_adapters.client import EngineError, UnsupportedReply
 from pinochle_adapters.processes import interrupt_on_sigterm
 from specdata import FEATURES_DIR
 from specdata.files import output_problem
@@ -284,5 +284,5 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     """An engine answering "unsupported" (spec/protocol.md, Capabilities) skips the case."""
     try:
         return (yield)
-    except Unsupported as e:
+    except UnsupportedReply as e:
         pytest.skip(e.message)
