@@ -113,30 +113,37 @@ def played_options(
     return sent, house, needed, unplayable
 
 
-UNCOMPARED = ("message", "cards")
+UNCOMPARED = ("message",)
 """Fields of an object the reference engine gives that a derived expectation leaves out unless
-the hand-worked one names them: free text, and the cards of a meld entry."""
+the hand-worked one names them: free text."""
+UNCOMPARED_IN = {"melds": ("message", "cards")}
+"""The same, per answer field: the cards of a meld entry are compared only where the hand-worked
+entries give them."""
 
 
 def derived_expectation(expect: Mapping[str, Any], answer: Mapping[str, Any]) -> dict[str, Any]:
     """The reference engine's answer cut to the fields (and, in objects and lists of objects, the
     keys) the hand-worked expectation names: what a derived case is judged on."""
 
-    def cut(want: Any, got: Any) -> Any:
+    def cut(left_out: tuple[str, ...], want: Any, got: Any) -> Any:
         if isinstance(got, Mapping):
             if isinstance(want, Mapping):
-                return {k: cut(want[k], got[k]) for k in want if k in got}
-            return {k: v for k, v in got.items() if k not in UNCOMPARED}
+                return {k: cut(left_out, want[k], got[k]) for k in want if k in got}
+            return {k: v for k, v in got.items() if k not in left_out}
         if isinstance(want, list) and isinstance(got, list):
             keys = {k for w in want if isinstance(w, Mapping) for k in w}
             if all(isinstance(g, Mapping) for g in got):
                 return [
-                    {k: v for k, v in g.items() if (k in keys if keys else k not in UNCOMPARED)}
+                    {k: v for k, v in g.items() if (k in keys if keys else k not in left_out)}
                     for g in got
                 ]
         return got
 
-    return {k: cut(v, answer[k]) for k, v in expect.items() if k in answer}
+    return {
+        k: cut(UNCOMPARED_IN.get(k, UNCOMPARED), v, answer[k])
+        for k, v in expect.items()
+        if k in answer
+    }
 
 
 class HouseRules:

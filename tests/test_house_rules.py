@@ -30,7 +30,7 @@ from pytest_pinochle.tables import load_cases
 from specdata import option_choices, variant_ids
 from tests import mutants
 from tests.house_engines import HOUSES, House
-from tests.suite_runs import SuiteRun, python_engine, run_suite
+from tests.suite_runs import SuiteRun, python_engine, run_suite, start_suite
 
 CASES = load_cases()
 
@@ -137,6 +137,12 @@ def test_a_derived_expectation_keeps_the_fields_and_keys_the_case_names() -> Non
         "violation": {"rule": "AUCTION-TURN"},
         "melds": [{"id": "run"}],
     }
+    # A list the case expects empty keeps the reference's entries whole, but for free text
+    # (and, in melds, the cards): a trick's cards are compared.
+    tricks = [{"leader": 0, "cards": ["Ks", "9h"], "winner": 1, "message": "x"}]
+    assert derived_expectation({"tricks": []}, {"tricks": tricks}) == {
+        "tricks": [{"leader": 0, "cards": ["Ks", "9h"], "winner": 1}]
+    }
     # A null the case expects where the reference has an object: its free text is left out.
     assert derived_expectation({"violation": None}, answer) == {
         "violation": {"rule": "AUCTION-TURN", "index": 2}
@@ -154,10 +160,26 @@ def _counts(run: SuiteRun) -> tuple[int, int, int]:
     return len(cases), len(judged), len(bad)
 
 
+def _house_run(house: House, bug: str | None = None) -> SuiteRun:
+    args = [house.name] if bug is None else [house.name, bug]
+    return start_suite(python_engine("tests.house_engines", *args), [house.variant]).result()
+
+
+NOTHING_TABLE = "features/tables/meld-single-deck.yaml"
+
+
+def prefetch() -> None:
+    """Start this module's child runs at collection (tests/conftest.py)."""
+    for house in HOUSES.values():
+        start_suite(python_engine("tests.house_engines", house.name), [house.variant])
+        start_suite(python_engine("tests.house_engines", house.name, house.bug), [house.variant])
+    start_suite(python_engine("tests.house_engines", "dd-post-1945"), paths=[NOTHING_TABLE])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("house", HOUSES.values(), ids=list(HOUSES))
 def test_an_honest_house_engine_is_judged_on_its_variant(house: House) -> None:
-    clean = run_suite(python_engine("tests.house_engines", house.name), [house.variant])
+    clean = _house_run(house)
     total, judged, bad = _counts(clean)
     assert clean.returncode == 0 and bad == 0, clean.tail()
     assert judged >= 0.85 * total, f"{judged} of {total} judged\n{clean.tail()}"
@@ -165,7 +187,7 @@ def test_an_honest_house_engine_is_judged_on_its_variant(house: House) -> None:
     derived = [c for c in clean.outcomes.values() if c.get("expectation") == "derived"]
     assert bool(derived) == ("derived (not hand-worked" in clean.output)
 
-    buggy = run_suite(python_engine("tests.house_engines", house.name, house.bug), [house.variant])
+    buggy = _house_run(house, house.bug)
     assert buggy.returncode == 1, buggy.tail()
     assert buggy.diagnosis, buggy.tail()
     assert buggy.diagnosis[0]["rule"] == mutants.get(house.bug).caught_by, buggy.diagnosis[:3]
@@ -180,8 +202,7 @@ def test_an_honest_house_engine_is_judged_on_its_variant(house: House) -> None:
 @pytest.mark.slow
 def test_a_run_that_judges_nothing_fails() -> None:
     """The double-deck engine asked only single-deck cases: all skipped, and red."""
-    table = "features/tables/meld-single-deck.yaml"
-    run = run_suite(python_engine("tests.house_engines", "dd-post-1945"), paths=[table])
+    run = run_suite(python_engine("tests.house_engines", "dd-post-1945"), paths=[NOTHING_TABLE])
     assert run.returncode == 1, run.tail()
     assert NOTHING_JUDGED.split(":")[0] in run.output
     assert all(c["outcome"] == "skipped" for c in run.outcomes.values())
