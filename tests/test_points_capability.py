@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from pytest_pinochle.capabilities import POINTS_SKIP, Capabilities, expectation
-from tests.suite_runs import run_suite
+from tests.suite_runs import run_suite, start_suite
 
 TABLES = [f"features/tables/tricks-{v}.yaml" for v in ("double-deck", "single-deck", "online")]
 
@@ -33,6 +33,15 @@ def test_points_none_leaves_the_points_out_of_the_expectation() -> None:
         expectation("play_tricks", "POINTS-LAST-TRICK", expect, none)
 
 
+def prefetch() -> None:
+    """Start this module's child runs at collection (tests/conftest.py)."""
+    for name, declared in (("no-points", True), ("no-points", False), (NEVER_CLEARED, True)):
+        start_suite(_engine(name, declared), paths=TABLES)
+
+
+NEVER_CLEARED = "no-points-trick-never-cleared"
+
+
 @pytest.mark.slow
 def test_an_engine_counting_no_points_is_judged_on_its_tricks() -> None:
     run = run_suite(_engine("no-points"), paths=TABLES)
@@ -48,6 +57,6 @@ def test_an_engine_counting_no_points_is_judged_on_its_tricks() -> None:
 
 @pytest.mark.slow
 def test_a_trick_never_cleared_fails() -> None:
-    run = run_suite(_engine("no-points-trick-never-cleared"), paths=TABLES)
+    run = run_suite(_engine(NEVER_CLEARED), paths=TABLES)
     assert run.returncode == 1 and run.items("failed"), run.tail()
     assert "tricks[1].winner" in run.output
