@@ -29,6 +29,17 @@ from .protocol import (
     shorten,
 )
 
+__all__ = [
+    "ERROR_LIMIT",
+    "InvalidParams",
+    "Server",
+    "Unsupported",
+    "UnsupportedRequest",
+    "VariantsDecl",
+    "refused_call_rule",
+    "serve",
+]
+
 ERROR_LIMIT = 500
 """Longest error message the server sends (characters): a 10 MB bad value is not echoed back."""
 

@@ -23,6 +23,10 @@ from .report import Reporter, run_complete
 from .session import REFERENCE_SHOWN, ModelledEngine, end_run, start_run, state_of
 from .tables import TABLES_DIR, TableFile
 
+__all__ = ["engine", "situation"]
+"""The plugin's public surface: its command-line options (``pytest_addoption``, ``pytest
+--help``) and the ``engine`` and ``situation`` fixtures; the hooks are pytest's to call."""
+
 pytest_plugins = ("pytest_pinochle.known_failures",)
 """Parts that are plugins of their own, registered with this one."""
 

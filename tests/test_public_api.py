@@ -3,6 +3,8 @@ side of the wire has its own word for "unsupported", and the older names still i
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
 from typing import ClassVar
 
 import pytest
@@ -36,3 +38,22 @@ def test_an_unsupported_request_reaches_the_client_as_an_unsupported_reply() -> 
         pytest.raises(client.UnsupportedReply, match="four cards only"),
     ):
         engine.call("trick_winner", params)
+
+
+@pytest.mark.parametrize(
+    "module", ["pinochle_adapters.sdk", "pinochle_adapters.client", "pytest_pinochle.plugin"]
+)
+def test_every_public_name_is_there(module: str) -> None:
+    imported = importlib.import_module(module)
+    assert [name for name in imported.__all__ if not hasattr(imported, name)] == []
+
+
+@pytest.mark.parametrize(
+    "package",
+    ["specdata", "reference_engine", "pinochle_adapters", "pytest_pinochle", "pinochle_fuzz"],
+)
+def test_every_typed_package_says_so(package: str) -> None:
+    """PEP 561: a ``py.typed`` beside the package's ``__init__`` (tests/test_wheel.py checks
+    that the wheel carries it)."""
+    location = importlib.import_module(package).__file__
+    assert location is not None and (Path(location).parent / "py.typed").is_file()

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import tempfile
 import venv
+import zipfile
 from concurrent.futures import Future
 from pathlib import Path
 
@@ -123,3 +124,14 @@ def test_pinochle_test_help_leads_with_the_pinochle_options(
     head = done.stdout.split("pytest's own options", 1)[0]
     assert head.startswith("usage: pinochle test") and "--engine=COMMAND" in head
     assert "PytestAssertRewriteWarning" not in done.stdout + done.stderr
+
+
+TYPED = ("specdata", "reference_engine", "pinochle_adapters", "pytest_pinochle", "pinochle_fuzz")
+"""The packages whose hints are public (PEP 561): engine authors type-check against them."""
+
+
+def test_the_wheel_ships_a_py_typed_in_every_typed_package(installed: Path) -> None:
+    (wheel,) = installed.parent.parent.glob("pinochle_spec-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    assert [p for p in TYPED if f"{p}/py.typed" not in names] == []
