@@ -215,6 +215,62 @@ class Item:
             return self.case.where
         return self.node.split("::", 1)[0]
 
+    @property
+    def anchor(self) -> str:
+        """The item's HTML id on its rule page: its title when that is a valid id (a table case's
+        ID), else the title in ``[A-Za-z0-9_-]`` with a short hash of it, unique and quote-free."""
+        if re.fullmatch(r"[A-Za-z][A-Za-z0-9_.-]*", self.title):
+            return self.title
+        digest = hashlib.sha256(self.title.encode("utf-8", "surrogatepass")).hexdigest()[:8]
+        return f"{re.sub(r'[^A-Za-z0-9_-]+', '-', self.title).strip('-')[:80]}-{digest}"
+
+    def bad(self, slug: str) -> bool:
+        """Whether the engine ``slug`` failed or errored on this item."""
+        return str(self.verdicts.get(slug, {}).get("outcome")) in BAD
+
+    @property
+    def failing(self) -> bool:
+        """Whether any engine failed or errored on this item."""
+        return any(self.bad(slug) for slug in self.verdicts)
+
+    @property
+    def request(self) -> str | None:
+        """The request line every engine was sent, when they were all asked the same (ids
+        aside; an engine's house rules can change the options sent); None otherwise."""
+        lines = [str(v["request"]) for v in self.verdicts.values() if v.get("request")]
+        asked = {_without_id(line) for line in lines}
+        return lines[0] if len(asked) == 1 else None
+
+
+def _without_id(line: str) -> str:
+    """A request line with its id left out: each engine numbers its own requests."""
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return line
+    if isinstance(message, dict):
+        message.pop("id", None)
+    return json.dumps(message, sort_keys=True)
+
+
+BAD = ("failed", "errored")
+"""The outcomes that are a problem of the engine's."""
+
+
+def failing_first(items: Sequence[Item]) -> list[Item]:
+    """``items`` with those some engine failed or errored on first, each group in its order."""
+    return sorted(items, key=lambda item: not item.failing)
+
+
+INSTALL_PATH = re.compile(r"(?:[^\s\"'(]*[/\\])?(?:site|dist)-packages[/\\](?:specdata[/\\])?")
+"""An installed package's directory in a path (``../venv/lib/python3.11/site-packages/``, and
+specdata's, where the packaged suite lives): shown as the path inside the project."""
+
+
+def shown(text: Any) -> str:
+    """``text`` without install paths: the site reads the same from a wheel as from a checkout."""
+    return INSTALL_PATH.sub("", str(text))
+
 
 def collect_items(runs: Sequence[EngineRun]) -> list[Item]:
     """Every item of every report, once, with each engine's verdict."""
@@ -464,6 +520,7 @@ def _environment() -> jinja2.Environment:
         lstrip_blocks=True,
     )
     env.filters["cards"] = lambda codes: Markup(cards_html(codes))
+    env.filters["shown"] = shown
     env.globals["value_html"] = value_html
     env.globals["statuses"] = STATUSES
     return env
@@ -518,13 +575,26 @@ def build_site(reports: list[Path], out: Path) -> None:
         (out / sub).mkdir(exist_ok=True)
     write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
     common = {"runs": runs, "catalogue": catalogue}
-    _render(env, "index.html.j2", out / "index.html", root="", matrices=matrices, **common)
+    failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
+    _render(
+        env,
+        "index.html.j2",
+        out / "index.html",
+        root="",
+        matrices=matrices,
+        failures=failures,
+        **common,
+    )
     for rule in rule_ids:
         sections = [
             {
                 "variant": variant,
                 "cells": [cell(by_rule_variant[(rule, variant)], r.slug) for r in runs],
-                "items": by_rule_variant[(rule, variant)],
+                "items": failing_first(by_rule_variant[(rule, variant)]),
+                "first_bad": [
+                    next((i.anchor for i in by_rule_variant[(rule, variant)] if i.bad(r.slug)), "")
+                    for r in runs
+                ],
             }
             for variant in variants
             if by_rule_variant.get((rule, variant))
@@ -569,6 +639,46 @@ def build_site(reports: list[Path], out: Path) -> None:
         for page in (out / sub).iterdir():
             if page.suffix == suffix and page not in written:
                 page.unlink()
+
+
+def what_fails(
+    runs: Sequence[EngineRun],
+    by_rule_variant: Mapping[tuple[str, str], Sequence[Item]],
+    rule_ids: Sequence[str],
+    variants: Sequence[str],
+    catalogue: Mapping[str, Rule],
+) -> list[dict[str, Any]]:
+    """What the index opens with: a row per engine and rule it failed or errored on (most such
+    cases first, then the spec's order), each variant where it did with its counts and its first
+    such case."""
+    rows: list[dict[str, Any]] = []
+    for run in runs:
+        found: list[dict[str, Any]] = []
+        for rule in rule_ids:
+            where: list[dict[str, Any]] = []
+            bad_count = 0
+            for variant in variants:
+                items = by_rule_variant.get((rule, variant), ())
+                bad = [i for i in items if i.bad(run.slug)]
+                if bad:
+                    bad_count += len(bad)
+                    where.append(
+                        {
+                            "variant": variant,
+                            "bad": len(bad),
+                            "total": len(items),
+                            "cell": cell(items, run.slug),
+                            "first": bad[0].anchor,
+                        }
+                    )
+            if where:
+                title = catalogue[rule].title if rule in catalogue else ""
+                found.append(
+                    {"run": run, "rule": rule, "title": title, "where": where, "bad": bad_count}
+                )
+        found.sort(key=lambda row: -int(row["bad"]))
+        rows.extend(found)
+    return rows
 
 
 def _render(env: jinja2.Environment, template: str, path: Path, **context: Any) -> None:

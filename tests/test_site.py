@@ -21,6 +21,7 @@ import pytest
 
 from pytest_pinochle.catalogue import load_catalogue
 from pytest_pinochle.site import ReportError, build_site, load_run
+from pytest_pinochle.site import shown as shown_path
 from specdata import RULES_DIR, variant_ids
 from tests.report_runs import BUGGY, document_of, report_of
 from tests.report_runs import prefetch as prefetch  # its runs start early: conftest.py
@@ -183,6 +184,65 @@ def test_every_link_and_image_of_the_site_exists(site: Path) -> None:
             assert (page.parent / target).resolve().exists(), f"{page.name} links to {target}"
 
 
+ID = re.compile(r"[A-Za-z][A-Za-z0-9_.-]*")
+
+
+def ids_of(page: str) -> set[str]:
+    return set(re.findall(r'\bid="([^"]*)"', page))
+
+
+def test_the_index_opens_with_what_fails_linked_to_the_cases(site: Path) -> None:
+    index = read(site / "index.html")
+    head, _, rest = index.partition('id="what-fails"')
+    assert rest and 'class="matrix"' not in head, "what fails comes before the matrices"
+    listing = rest.split("</section>", 1)[0]
+    assert "pinochle-reference" not in listing, "the reference fails nothing"
+    row = next(r for r in listing.split("<tr>") if 'rules/POINTS-LAST-TRICK.html"' in r)
+    page = read(site / "rules" / "POINTS-LAST-TRICK.html")
+    for variant in variant_ids():
+        target = re.search(rf'href="rules/POINTS-LAST-TRICK\.html#([^"]+)"[^>]*>{variant} ', row)
+        assert target, row
+        case = page.split(f'id="{target[1]}"', 1)[1].split("</article>", 1)[0]
+        assert 'class="verdict failed"' in case
+
+
+def test_a_rule_page_lists_failing_cases_first_with_the_request_once(site: Path) -> None:
+    page = read(site / "rules" / "POINTS-LAST-TRICK.html")
+    for section in page.split('<section class="variant"')[1:]:
+        kinds = re.findall(r'<article class="case( failing)?"', section)
+        assert kinds == sorted(kinds, reverse=True), "failing cases first"
+        assert kinds[0] == " failing"
+        # The red cell of the buggy engine links to its first failing case on this page.
+        red = re.search(r'<td class="cell failed"[^>]*><a href="#([^"]+)">', section)
+        assert red and f'<article class="case failing" id="{red[1]}">' in section
+    case = page.split('id="dd-pts-last-trick"', 1)[1].split("</article>", 1)[0]
+    assert case.count('class="request"') == 1, "both engines were asked the same"
+    # The expected answer and each engine's verdict side by side, in one row.
+    row = case.split('<table class="replies">', 1)[1]
+    assert row.index("expected points") < row.index('class="verdict passed"')
+    assert row.index('class="verdict passed"') < row.index('class="verdict failed"')
+
+
+def test_every_id_is_a_valid_html_id_and_every_fragment_exists(site: Path) -> None:
+    rules = {page.name: ids_of(read(page)) for page in (site / "rules").glob("*.html")}
+    for ids in rules.values():
+        assert all(ID.fullmatch(i) for i in ids), [i for i in ids if not ID.fullmatch(i)][:3]
+    for page in [site / "index.html", *(site / "engines").glob("*.html")]:
+        for name, fragment in re.findall(r'href="(?:\.\./)?rules/([^"#]+)#([^"]+)"', read(page)):
+            assert fragment in rules[name], f"{page.name} links to {name}#{fragment}"
+
+
+def test_install_paths_are_never_shown() -> None:
+    shown_text = shown_path(
+        "SKIPPED ../venv/lib/python3.11/site-packages/pytest_pinochle/tables.py:393: no method "
+        "auction; ../venv/lib/python3.11/site-packages/specdata/features/tables/meld.yaml:3"
+    )
+    assert shown_text == (
+        "SKIPPED pytest_pinochle/tables.py:393: no method auction; features/tables/meld.yaml:3"
+    )
+    assert shown_path("features/tables/meld.yaml:3") == "features/tables/meld.yaml:3"
+
+
 def test_a_file_that_is_not_a_report_is_refused_by_name(tmp_path: Path) -> None:
     bad = tmp_path / "junit.json"
     bad.write_text('{"tests": 3}', encoding="utf-8")
@@ -281,20 +341,23 @@ def xs_of(row: bytes, colour: tuple[int, int, int]) -> list[int]:
 
 @pytest.mark.skipif(CHROMIUM is None, reason=NO_BROWSER)
 def test_a_screenshot_of_the_index_shows_the_matrix_coloured(site: Path, tmp_path: Path) -> None:
-    """Rows of the matrix where the buggy engine fails: its cell (right) is red where the
-    reference's (left) is green, and no pixel row has red left of green."""
+    """The index opens with what fails (red within the first screen); below, rows of the matrix
+    where the buggy engine fails: its cell (right) is red where the reference's (left) is green,
+    and no pixel row has red left of green."""
     shot = tmp_path / "index.png"
     done = chromium(
-        "--window-size=1280,1600", f"--screenshot={shot}", (site / "index.html").as_uri()
+        "--window-size=1280,4000", f"--screenshot={shot}", (site / "index.html").as_uri()
     )
     assert shot.exists(), done.stderr[-2000:]
     width, height, rows = png_pixels(shot)
-    assert (width, height) == (1280, 1600)
+    assert (width, height) == (1280, 4000)
+    first_red = next(y for y, row in enumerate(rows) if len(xs_of(row, FAIL_RED)) > 20)
+    assert first_red < 700, f"the first failure is drawn at pixel row {first_red}"
     both = 0
     for row in rows:
         green, red = xs_of(row, PASS_GREEN), xs_of(row, FAIL_RED)
         if len(green) > 20 and len(red) > 20:
             both += 1
             assert min(red) > min(green), "a failing cell left of a passing one"
-    # At 1600 pixels the double-deck matrix shows its failing rules: many rows of pixels each.
+    # At 4000 pixels the double-deck matrix shows its failing rules: many rows of pixels each.
     assert both > 50, f"only {both} pixel rows show a passing and a failing cell side by side"
