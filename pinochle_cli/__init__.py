@@ -12,6 +12,7 @@ import contextlib
 import io
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 IMPORTED_BEFORE_PYTEST = ("pinochle_cli", "specdata")
 """What ``pinochle test`` has imported when pytest starts: this package, and specdata to find the
@@ -27,6 +28,7 @@ directory) against the engine under test; the reference engine, in-process, with
   pinochle test --engine "./my-engine" --variant double-deck --conformance-report r.json
   pinochle test --engine "..." -m "rule(id='PLAY-CRAWL')"   # one rule
   pinochle case CASE-ID --engine "..."                      # one case: request, reply, expected
+  pinochle test --engine A --engine B [--runs-dir DIR]      # one run each, one site comparing them
 
 """
 
@@ -48,6 +50,11 @@ def test_command(pytest_args: Sequence[str]) -> int:
         args += ["-W", f"ignore:{warning}:pytest.PytestAssertRewriteWarning"]
     if "-h" in pytest_args or "--help" in pytest_args:
         return test_help([*args, *pytest_args])
+    from pinochle_cli import multi
+
+    engines, rest, runs_dir = multi.split_engines(pytest_args)
+    if len(engines) > 1 or runs_dir is not None:
+        return multi.run_engines(engines or [""], rest, Path(runs_dir or multi.RUNS_DIR))
     return int(pytest.main([*args, *pytest_args]))
 
 
