@@ -79,10 +79,10 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
         plan = engine.house_rules.plan_question(method, variant, options, inputs)
     else:
         plan = engine.house_rules.plan_case(method, variant, options, inputs, record["expect"])
-    out.write(f"request: {request_line(method, plan.params)}\n")
     if plan.house:
         out.write(f"played under the engine's options: {plan.house_text}\n")
     if plan.kind == SKIP:
+        out.write(f"request (not sent): {request_line(method, plan.params)}\n")
         out.write(f"skipped: {plan.reason}\n")
         return PASSED
     params = plan.params
@@ -101,6 +101,9 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
         return FAILED
     finally:
         engine.engine.log_traffic(None)
+        # The line as the engine received it (its id, its options, the model it declared).
+        sent = [line[2:] for line in traffic.getvalue().splitlines() if line.startswith("> ")]
+        out.write(f"request: {sent[-1] if sent else request_line(method, params)}\n")
     replies = [line[2:] for line in traffic.getvalue().splitlines() if line.startswith("< ")]
     out.write(f"reply: {replies[-1] if replies else _show({'result': answer})}\n")
     out.write(f"expected: {_show(record['expect'])}\n")
