@@ -14,7 +14,7 @@ from pinochle_cli import adapter, smoke
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_fuzz.cli import option_argument
 from pytest_pinochle import case, catalogue, export
-from pytest_pinochle.site import build_site
+from pytest_pinochle.site import build_site, build_spec_site
 from reference_engine import records
 from reference_engine.bots import simple
 from reference_engine.errors import PinochleError
@@ -65,6 +65,12 @@ def _parser() -> argparse.ArgumentParser:
     group = cov.add_mutually_exclusive_group()
     group.add_argument("--check", action="store_true", help="exit 1 listing every gap")
     group.add_argument("--write", action="store_true", help="write spec/coverage.md")
+    site = spec_sub.add_parser(
+        "site",
+        help="the spec as a static site: every rule with its cases drawn, the errata, the "
+        "protocol, an offline search (from spec/ and features/ alone)",
+    )
+    site.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
     var = spec_sub.add_parser("variants", help="the side-by-side table of the variants")
     var.add_argument("--write", action="store_true", help="fill the block in spec/README.md")
     suite = sub.add_parser("suite", help="the conformance suite's cases as data")
@@ -161,6 +167,10 @@ def replay(args: argparse.Namespace) -> int:
 
 def spec_command(args: argparse.Namespace) -> int:
     """``pinochle spec coverage [--check|--write]`` and ``pinochle spec variants [--write]``."""
+    if args.spec_command == "site":
+        build_spec_site(args.output)
+        print(f"wrote {args.output / 'index.html'}")
+        return 0
     if args.spec_command == "variants":
         if not args.write:
             print(catalogue.variants_table())

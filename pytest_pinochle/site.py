@@ -23,7 +23,7 @@ import jinja2
 import jsonschema
 from markupsafe import Markup
 
-from specdata import RULES_DIR, SUIT_NAMES, SUIT_SYMBOLS, load_schema, variant_ids
+from specdata import RULES_DIR, SPEC_DIR, SUIT_NAMES, SUIT_SYMBOLS, load_schema, variant_ids
 from specdata.files import write_atomic
 
 from . import notation
@@ -369,8 +369,9 @@ def _inline(text: str) -> str:
 
 
 def markdown_html(text: str) -> Markup:
-    """The small Markdown the rule chapters use: paragraphs, bullets (with continuation lines),
-    tables, ``code``, **bold** and *italic*; everything else is escaped text."""
+    """The small Markdown the spec uses: headings (one level down, with an id), paragraphs,
+    bullets (with continuation lines), tables, fenced code, ``code``, **bold** and *italic*;
+    everything else is escaped text."""
     out: list[str] = []
     block: list[str] = []
     kind = ""
@@ -400,9 +401,25 @@ def markdown_html(text: str) -> Markup:
             )
         block, kind = [], ""
 
+    fenced: list[str] | None = None
     for line in text.splitlines():
         stripped = line.strip()
-        if not stripped:
+        if fenced is not None:  # a fenced code block: kept as it is, up to its closing fence
+            if stripped.startswith("```"):
+                out.append(f"<pre>{html.escape(chr(10).join(fenced))}</pre>")
+                fenced = None
+            else:
+                fenced.append(line)
+            continue
+        if stripped.startswith("```"):
+            flush()
+            fenced = []
+        elif re.match(r"#{1,6} ", stripped):
+            flush()
+            level = min(len(stripped) - len(stripped.lstrip("#")) + 1, 6)
+            title = stripped.lstrip("#").strip()
+            out.append(f"<h{level} id='{heading_id(title)}'>{_inline(title)}</h{level}>")
+        elif not stripped:
             flush()
         elif stripped.startswith("|"):
             if kind != "table":
@@ -423,6 +440,11 @@ def markdown_html(text: str) -> Markup:
             block.append(stripped)
     flush()
     return Markup("\n".join(out))
+
+
+def heading_id(title: str) -> str:
+    """A heading's id, as a forge would make it: lower case, words joined by hyphens."""
+    return re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "section"
 
 
 # --- cards and values -----------------------------------------------------------------------------
@@ -683,3 +705,92 @@ def what_fails(
 
 def _render(env: jinja2.Environment, template: str, path: Path, **context: Any) -> None:
     write_atomic(path, env.get_template(template).render(**context))
+
+
+SPEC_PAGES = (("errata", "errata.md", "Errata"), ("protocol", "protocol.md", "The protocol"))
+"""Chapters of spec/ the spec site renders whole: page name, file, title."""
+
+
+def build_spec_site(out: Path) -> None:
+    """Write the spec as a site into ``out``, from spec/ and features/ alone: an index of the
+    rules, a page per rule (its text, sources, variants and every table case drawn with its
+    expected answer and why), the errata and the protocol, and search.html (a search that works
+    offline: its index is in the page)."""
+    catalogue = load_catalogue()
+    by_rule_variant: dict[tuple[str, str], list[Item]] = defaultdict(list)
+    for case in load_cases():
+        item = Item(f"{case.file}::{case.id}", case.rule, case.variant, case, {})
+        by_rule_variant[(case.rule, case.variant)].append(item)
+    env = _environment()
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "rules").mkdir(exist_ok=True)
+    write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
+    common: dict[str, Any] = {"runs": [], "catalogue": catalogue, "spec_site": True}
+    entries = []
+    for rule_id, rule in catalogue.items():
+        sections = [
+            {"variant": v, "cells": [], "items": by_rule_variant[(rule_id, v)], "first_bad": []}
+            for v in variant_ids()
+            if by_rule_variant.get((rule_id, v))
+        ]
+        statement = rule_statement(rule)
+        _render(
+            env,
+            "rule.html.j2",
+            out / "rules" / f"{rule_id}.html",
+            root="../",
+            rule_id=rule_id,
+            rule=rule,
+            statement=markdown_html(statement),
+            sections=sections,
+            **common,
+        )
+        cases = sum(len(section["items"]) for section in sections)
+        entries.append({"id": rule_id, "title": rule.title, "cases": cases, "text": statement})
+    for name, file, title in SPEC_PAGES:
+        text = (SPEC_DIR / file).read_text(encoding="utf-8")
+        _render(
+            env,
+            "chapter.html.j2",
+            out / f"{name}.html",
+            root="",
+            title=title,
+            body=markdown_html(text),
+            **common,
+        )
+        entries.append(
+            {"id": title, "title": file, "cases": 0, "text": text, "url": f"{name}.html"}
+        )
+    search = [
+        {
+            "id": e["id"],
+            "title": e["title"],
+            "url": e.get("url", f"rules/{e['id']}.html"),
+            "text": " ".join(str(e["text"]).split()).lower(),
+        }
+        for e in entries
+    ]
+    search += [
+        {
+            "id": item.case.id,
+            "title": f"{item.rule} case, {item.variant}",
+            "url": f"rules/{item.rule}.html#{item.anchor}",
+            "text": f"{item.case.id} {item.case.why}".lower(),
+        }
+        for items in by_rule_variant.values()
+        for item in items
+        if item.case is not None
+    ]
+    index_json = json.dumps(search, ensure_ascii=True).replace("</", "<\\/")
+    _render(
+        env,
+        "spec_index.html.j2",
+        out / "index.html",
+        root="",
+        rules=entries[: len(catalogue)],
+        pages=SPEC_PAGES,
+        **common,
+    )
+    _render(
+        env, "search.html.j2", out / "search.html", root="", index_json=Markup(index_json), **common
+    )
