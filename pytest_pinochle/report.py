@@ -106,6 +106,15 @@ def charge_of(report: pytest.TestReport) -> Charge | None:
     return Charge(rules, str(raw.get("at", "")), str(raw.get("detail", "")))
 
 
+def _in_package(path: str) -> str:
+    """``pytest_pinochle/tables.py`` for a file of this package, wherever it is installed."""
+    package = Path(__file__).resolve().parent
+    try:
+        return str(Path(package.name) / Path(path).resolve().relative_to(package))
+    except ValueError:
+        return path
+
+
 def _title(item: pytest.Item) -> str:
     # pytest-bdd names the scenario "<feature>: <scenario>" in the test function's docstring.
     title = getattr(getattr(item, "function", None), "__doc__", None) or item.nodeid
@@ -213,6 +222,11 @@ class Reporter:
         report = yield
         if is_suite_item(item) and (report.when == "call" or report.skipped):
             report.user_properties.append((DETAIL_PROPERTY, json.dumps(_details(item))))
+        if report.skipped and isinstance(report.longrepr, tuple) and is_suite_item(item):
+            # Skips are folded by where pytest.skip was called: name that place inside the
+            # package, never the install path (../venv/lib/.../site-packages/pytest_pinochle/...).
+            where, line, reason = report.longrepr
+            report.longrepr = (_in_package(str(where)), line, reason)
         if call.excinfo is None or not is_suite_item(item):
             return report
         if isinstance(item, CaseItem) and call.excinfo.errisinstance(CaseFailed):

@@ -66,6 +66,18 @@ class EngineRun:
         return list(self.report.get("diagnosis", []))
 
     @property
+    def unsupported(self) -> list[tuple[str, int]]:
+        """Rules the engine answered "unsupported" (-32001) for, with how many cases."""
+        raw = self.report.get("unsupported") or {}
+        return sorted((str(rule), int(n)) for rule, n in raw.items())
+
+    @property
+    def derived(self) -> dict[str, int]:
+        """Outcome counts of the cases judged on a derived expectation (house rules)."""
+        raw = self.report.get("derived") or {}
+        return {s: int(raw.get(s, 0)) for s in STATUSES}
+
+    @property
     def complete(self) -> bool:
         """Whether the run went through its whole selection (a report without the field did)."""
         return self.report.get("complete", True) is not False

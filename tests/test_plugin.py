@@ -227,3 +227,13 @@ def test_junit_properties_are_plain_text(tmp_path: Path) -> None:
     assert props["rule"] == "MELD-TYPES" and props["variant"] == "double-deck"
     assert props["uses"].split() == sorted(props["uses"].split()) and "MELD-RUN" in props["uses"]
     assert not any(v and v[0] in "({['" for v in props.values()), props
+
+
+def test_a_skip_is_located_inside_the_package_not_at_its_install_path() -> None:
+    """Skip reasons fold by where pytest.skip was called; under a wheel that place was shown as
+    ``../venv/lib/python3.11/site-packages/pytest_pinochle/tables.py``."""
+    from pytest_pinochle import report
+
+    inside = Path(report.__file__).resolve().parent / "tables.py"
+    assert report._in_package(str(inside)) == str(Path("pytest_pinochle") / "tables.py")
+    assert report._in_package("/elsewhere/x.py") == "/elsewhere/x.py"

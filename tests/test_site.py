@@ -361,3 +361,19 @@ def test_a_screenshot_of_the_index_shows_the_matrix_coloured(site: Path, tmp_pat
             assert min(red) > min(green), "a failing cell left of a passing one"
     # At 4000 pixels the double-deck matrix shows its failing rules: many rows of pixels each.
     assert both > 50, f"only {both} pixel rows show a passing and a failing cell side by side"
+
+
+def test_an_engine_page_shows_its_unsupported_rules_and_derived_cases(tmp_path: Path) -> None:
+    """Declared gaps per rule (issue 19) and derived verdicts (issue 17) are on the engine's
+    page, apart from the hand-worked counts."""
+    import json
+
+    document = dict(document_of(None))
+    document["unsupported"] = {"TRICK-WINNER": 3}
+    document["derived"] = {"passed": 4, "failed": 1, "errored": 0, "skipped": 0}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    build_site([path], tmp_path / "out")
+    page = read(next((tmp_path / "out" / "engines").glob("*.html")))
+    assert 'href="../rules/TRICK-WINNER.html">TRICK-WINNER</a> (3)' in page
+    assert "Derived, not hand-worked" in page and "4 passed, 1 failed" in page
