@@ -313,7 +313,9 @@ def shrink(
         if text in accepted:
             return True  # Hypothesis replays the example it keeps: the same verdict
         if spent():
-            return False
+            # Refusing each later candidate is not enough: Hypothesis would go on drawing them
+            # for minutes. A BaseException is not a test failure to it: it ends the search.
+            raise _Spent
         asked[0] += 1
         other = disagreement(engine, question)
         if other is None or other.key != found.key:
@@ -337,7 +339,13 @@ def shrink(
         )
     except NoSuchExample:  # the engine no longer disagrees (a flaky engine): keep it as is
         return found
+    except _Spent:  # the budget is spent: the smallest accepted so far
+        pass
     return smallest[0]
+
+
+class _Spent(BaseException):
+    """Raised inside Hypothesis's search once the shrink budget is spent, to end it at once."""
 
 
 def cut_actions(engine: Engine, found: Disagreement) -> Disagreement:

@@ -22,6 +22,7 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
+from pytest_pinochle.tables import CaseError
 
 from . import campaign
 from .campaign import Finding, FuzzError, Report
@@ -166,7 +167,12 @@ def summary(report: Report, out: IO[str]) -> None:
 
 def _replay(engine: Engine, paths: Sequence[Path], out: IO[str]) -> int:
     failed = 0
-    for result in replay(engine, paths):
+    try:
+        results = replay(engine, paths)
+    except CaseError as err:  # a broken case file: one line naming file and line, usage status
+        print(f"pinochle fuzz: {err}", file=sys.stderr)
+        return 2
+    for result in results:
         status = "DISAGREES" if result.mismatches else "agrees"
         if result.skipped:
             status = f"skipped ({result.skipped})"
@@ -192,6 +198,10 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
             return 2
         if args.replay:
             return _replay(engine, args.replay, out)
+        if args.out.exists() and not args.out.is_dir():
+            # Found now, not after the campaign, when the findings would have nowhere to go.
+            print(f"pinochle fuzz: --out {args.out} is a file, not a folder", file=sys.stderr)
+            return 2
         try:
             targets = campaign.targets(engine.info, args.variant, dict(args.option))
             methods = campaign.declared_methods(engine.info, args.method)

@@ -381,3 +381,24 @@ def test_shrinking_seeds_hypothesis_through_its_database_format() -> None:
     from hypothesis.database import choices_from_bytes, choices_to_bytes
 
     assert choices_from_bytes(choices_to_bytes([3, 0, 7])) == (3, 0, 7)
+
+
+def test_replay_of_a_broken_file_is_one_line_and_a_usage_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """It was a traceback and exit 1, the status of "still disagrees" (issue 20)."""
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("area: tricks\ncases: [\n", encoding="utf-8")
+    argv = ["--engine", REFERENCE, "--in-process", "--replay", str(bad)]
+    assert cli.main(argv, io.StringIO()) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("pinochle fuzz: ") and "bad.yaml" in err and len(err.splitlines()) == 1
+
+
+def test_out_naming_a_file_is_refused_before_the_campaign(tmp_path: Path) -> None:
+    """A finding used to be lost after the whole campaign (issue 20)."""
+    taken = tmp_path / "taken"
+    taken.write_text("keep me", encoding="utf-8")
+    argv = ["--engine", REFERENCE, "--in-process", "--hands", "5", "--out", str(taken)]
+    assert cli.main(argv, io.StringIO()) == 2
+    assert taken.read_text(encoding="utf-8") == "keep me"
