@@ -252,6 +252,7 @@ def test_crash_after_a_request_is_reported_and_restarted(engines: Engines) -> No
     assert "exited with status 7" in failed_call(engine)
 
 
+@pytest.mark.slow  # waits out engine timeouts
 def test_hang_times_out_then_restarts(engines: Engines) -> None:
     engine = start(engines, broken("hang.py", "meld"))
     message = failed_call(engine, kind=EngineTimeout)
@@ -260,6 +261,7 @@ def test_hang_times_out_then_restarts(engines: Engines) -> None:
     assert engine.call("card_points", {**DD, "cards": ["Ah"], "last_trick": False}) == {"points": 1}
 
 
+@pytest.mark.slow  # waits out engine timeouts
 def test_a_method_that_keeps_hanging_is_given_up_without_more_timeouts(
     engines: Engines,
 ) -> None:
@@ -282,6 +284,7 @@ def test_hang_at_initialize_is_a_start_failure(engines: Engines) -> None:
     assert engine.exits == ["the engine was killed by signal SIGKILL (after a timeout)"]
 
 
+@pytest.mark.slow  # waits out engine timeouts
 def test_initialize_has_its_own_start_up_timeout(engines: Engines) -> None:
     """A slow starter (here 1 s, over the 0.3 s per-call timeout) starts, at first and again
     after a crash: initialize is timed by the start-up timeout (default 30 s)."""

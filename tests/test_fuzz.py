@@ -278,6 +278,7 @@ def test_unsupported_is_a_skip_not_a_disagreement() -> None:
     assert not report.findings
 
 
+@pytest.mark.slow  # a fuzz campaign against each capability engine
 @pytest.mark.parametrize("name", ["implicit-forced-bid", "meld-totals"])
 def test_capabilities_are_translated_by_the_suites_code(name: str) -> None:
     """Engines speaking the other model, declared: no disagreement (asked through

@@ -220,6 +220,7 @@ def outcomes(engine: Engine, calls: int) -> list[str]:
     return found
 
 
+@pytest.mark.slow  # waits out engine timeouts and restarts
 def test_an_engine_hanging_on_every_other_call_is_given_up() -> None:
     with open_engine(broken("hang_every_other.py"), timeout=1.0) as engine:
         seen = outcomes(engine, 2 * WINDOW)
@@ -228,6 +229,7 @@ def test_an_engine_hanging_on_every_other_call_is_given_up() -> None:
     assert "given up after" in seen[-1] and "in its last" in seen[-1]
 
 
+@pytest.mark.slow  # waits out engine timeouts and restarts
 def test_a_broken_reply_stream_is_given_up_after_a_bounded_number_of_restarts() -> None:
     with open_engine(broken("notification.py"), timeout=5.0) as engine:
         seen = outcomes(engine, 2 * WINDOW)
