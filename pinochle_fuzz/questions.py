@@ -175,6 +175,11 @@ def illegal_action(state: HandState, choose: Choose) -> Action:
         # A card the player holds but may not play breaks an obligation that binds now (follow,
         # beat, trump, over-trump): three times in four, the illegal action is one of those.
         breaking = [play(c) for c in sorted(set(held)) if play(c) not in legal]
+        # In a trick already trumped, a void player's lower trump breaks the duty to
+        # over-trump: the rarest obligation to reach, so its card is offered first.
+        under = [a for a in breaking if _trumped(state) and _is_trump(state, a >> KIND_BITS)]
+        if under and choose(2) == 0:
+            return under[choose(len(under))]
         if breaking and choose(4) != 0:
             return breaking[choose(len(breaking))]
     wrong = [a for a in candidates if a not in legal]
@@ -254,14 +259,26 @@ def _binding(choose: Choose) -> Callable[[HandState], bool]:
         held = sum(1 for count in state.held[seat] if count)
         if len(state.legal_actions()) == held:
             return False
-        # Void in the suit led, trumping and over-trumping bind: rarer, so taken more often.
+        # Void in the suit led, trumping and over-trumping bind: rarer, so taken more often;
+        # over-trumping a trick already trumped, the rarest, always.
         led = suit_of(state.trick[0]) if state.trick else None
         void = led is not None and not any(
             count and suit_of(kind) == led for kind, count in enumerate(state.held[seat])
         )
+        if void and _trumped(state):
+            return True
         return choose(2 if void else 12) == 0
 
     return stop
+
+
+def _is_trump(state: HandState, card: Card) -> bool:
+    return state.trump is not None and suit_of(card) == state.trump
+
+
+def _trumped(state: HandState) -> bool:
+    """Whether the trick in play holds a trump that did not lead (the suit led was trumped)."""
+    return bool(state.trick) and any(_is_trump(state, c) for c in state.trick[1:])
 
 
 # --- one generator per method --------------------------------------------------------------------

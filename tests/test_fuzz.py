@@ -375,6 +375,22 @@ def test_whole_hand_only_engine_with_the_crawl_bug_is_found() -> None:
         assert agrees_with(engine, found, actions=actions[:-1])
 
 
+@pytest.mark.slow
+def test_whole_hand_only_engine_without_over_trumping_is_found() -> None:
+    """The rarest obligation to reach in a random hand: a void player, in a trick already
+    trumped, holding a trump above it and one below. The generator stops there and offers the
+    lower trump (seed 1: found in round 2,283 of double-deck, about 3 s)."""
+    command = f"{sys.executable} -m tests.whole_hand_engines no-overtrump"
+    with open_engine(command) as engine:
+        assert engine.info is not None
+        targets = campaign.targets(engine.info, ["double-deck"])
+        report = campaign.run(
+            engine, targets, ["play_hand"], SEED, hands=4000, shrink_budget=SHRINK, max_findings=1
+        )
+        assert report.findings, report.rules
+        assert report.findings[0].disagreement.rule == "PLAY-OVERTRUMP"
+
+
 def test_shrinking_seeds_hypothesis_through_its_database_format() -> None:
     """``campaign.shrink`` hands Hypothesis the recorded choices as a saved example
     (``hypothesis.database.choices_to_bytes``) and patches nothing; this fails loudly if a
