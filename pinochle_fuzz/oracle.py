@@ -13,8 +13,10 @@ from typing import Any
 from pinochle_adapters.reference import FirstIllegal, ReferenceEngine, hand_answer
 from pytest_pinochle.blame import (
     HAND_FIELDS,
+    TRUMPED_TRICK,
     Blame,
     field_blame,
+    follows_a_trumped_trick,
     hand_divergence,
     meld_rules,
     total_rules,
@@ -104,6 +106,8 @@ def likely_rules(
     deferred: str | None = None
     for key in _RULED:
         refused, same_action = _refusal_rule(expect.get(key), got.get(key))
+        if method == "play_hand" and _engine_refused_a_trumped_follow(given, expect, got):
+            refused, same_action = TRUMPED_TRICK, False
         if refused is not None and not same_action:
             earlier = _earlier(question, expect, got)
             if earlier is None:
@@ -234,6 +238,16 @@ def _index(refusal: Any) -> float:
         return math.inf
     index = refusal.get("index")
     return index if isinstance(index, int) and not isinstance(index, bool) else -1
+
+
+def _engine_refused_a_trumped_follow(
+    given: Mapping[str, Any], expect: Mapping[str, Any], got: Mapping[str, Any]
+) -> bool:
+    """Whether the engine alone refused a card of the suit led in a trick already trumped
+    (``blame.follows_a_trumped_trick``): PLAY-TRUMPED-TRICK, whatever rule it names."""
+    e, a = _index(expect.get("first_illegal")), _index(got.get("first_illegal"))
+    actions = [str(x) for x in given.get("actions", [])]
+    return a < e and 0 <= a < len(actions) and follows_a_trumped_trick(actions, int(a))
 
 
 def _refusal_rule(expected: Any, answered: Any) -> tuple[str | None, bool]:

@@ -9,6 +9,7 @@ the small functions below.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -283,3 +284,25 @@ def trick_divergence(
     if len(got_list) > len(want_tricks):
         return Blame("tricks", HAND_FIELDS["tricks"].rules, f"engine {len(got_list)} tricks")
     return None
+
+
+TRUMPED_TRICK = "PLAY-TRUMPED-TRICK"
+"""The rule that lets any card of the suit led follow once the trick has been trumped."""
+_CLAIM = re.compile(r"^seat \d: ")
+
+
+def follows_a_trumped_trick(actions: Sequence[str], where: int) -> bool:
+    """Whether action ``where`` of a whole hand plays a card of the suit led into a trick
+    already trumped, read from the actions alone (the trump named, the plays since the last
+    complete trick): such a card refused is PLAY-TRUMPED-TRICK misread, whatever rule the
+    refusal names."""
+    words = [_CLAIM.sub("", str(a)).split(" ") for a in actions[: where + 1]]
+    trump = next((w[1][-1] for w in words if w[0] == "trump" and len(w) > 1), None)
+    plays = [w[1] for w in words if w[0] == "play" and len(w) > 1]
+    if trump is None or not plays or words[-1][0] != "play":
+        return False
+    card, before = plays[-1], plays[:-1]
+    trick = before[len(before) - len(before) % 4 :]
+    if not trick or card[-1] != trick[0][-1] or trick[0][-1] == trump:
+        return False
+    return any(c[-1] == trump for c in trick[1:])

@@ -191,6 +191,10 @@ def _refusal(
         where = int(a) if 0 <= a < len(actions) else None
         own = _said_rules(said, where, first_call)
         kind = (_action_rule(actions[where]) if where is not None else "DEAL-HANDS",)
+        if by_kind and where is not None and blame.follows_a_trumped_trick(actions, where):
+            # A card of the suit led, refused in a trick already trumped: the rule that allows
+            # it (any card of the suit once the trick is trumped) is what the engine misreads.
+            own = (blame.TRUMPED_TRICK, *own)
         rules = tuple(dict.fromkeys((*own, *(kind if by_kind else ()))))
         return Charge(rules or kind, name(a), f"refused by the engine under {said or 'no rule'}")
     assert expected is not None

@@ -157,3 +157,19 @@ def test_value_dependent_rules() -> None:
     assert meld_rules(["kings_around", "run", "unknown"]) == ("MELD-AROUNDS", "MELD-RUN")
     items = [{"id": "run", "points": 150}, {"id": "aces_around", "points": 100}]
     assert total_rules(items, 250, 150) == ("MELD-AROUNDS", "MELD-RUN")
+
+
+def test_a_follow_refused_in_a_trumped_trick_is_placed_at_the_trumped_trick_rule() -> None:
+    """Read from the actions alone: trump named, a plain suit led and trumped, then a card of
+    the suit led (which PLAY-TRUMPED-TRICK lets follow low)."""
+    from pytest_pinochle.blame import follows_a_trumped_trick
+
+    head = ["bid 50", "pass", "pass", "pass", "trump h", "play-on"]
+    trumped = [*head, "play Ac", "play Jh", "play Qc"]
+    assert follows_a_trumped_trick(trumped, len(trumped) - 1)
+    assert not follows_a_trumped_trick([*head, "play Ac", "play Kc", "play Qc"], 8)  # no trump
+    assert not follows_a_trumped_trick([*head, "play Ac", "play Jh", "play Qs"], 8)  # not led
+    assert not follows_a_trumped_trick([*head, "play Ah", "play Jh", "play Qh"], 8)  # trump led
+    # The trick is counted from the last complete one: four plays close a trick.
+    later = [*head, "play Ac", "play Kc", "play Qc", "play Jc", "play As", "seat 3: play Jh"]
+    assert follows_a_trumped_trick([*later, "play Ks"], len(later))

@@ -73,7 +73,7 @@ def test_clean_whole_hand_engine_fails_nothing_and_is_judged_on_every_rule(varia
     assert not missing, f"{variant}: no whole-hand case of its own judges {missing}"
 
 
-ALL_VARIANTS_FOR = ("partner-no-crawl",)
+ALL_VARIANTS_FOR = ("partner-no-crawl", "trumped-trick-crawl")
 """Bugs run in every variant they show in; the others in their first (the clean runs still prove
 every rule is judged in every variant)."""
 BUG_RUNS = [
