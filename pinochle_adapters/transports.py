@@ -41,6 +41,9 @@ POLL_INTERVAL = 0.05
 """How often an exit is polled where the OS gives no exit notification (no pidfd)."""
 EXIT_READ = 0.05
 """Seconds to read what an engine wrote just before it exited (a last reply still counts)."""
+STDERR_CATCH_UP = 1.0
+"""Seconds, at most, to read a dead engine's last stderr before quoting it: the reader ends at
+the pipe's end, at once once the process is gone; only a loaded machine needs the margin."""
 CHUNK = 1 << 16
 
 
@@ -540,8 +543,10 @@ class ThreadTransport(PipeTransport):
         pipes = self._threads
         if pipes is None:
             return self._stderr.tail()
-        if pipes.exited:
-            pipes.stderr_reader.join(EXIT_READ)  # catch up with what a dead engine wrote last
+        if pipes.exited or pipes.stdout_closed:
+            # Catch up with what a dead engine wrote last: its stdout may close (the exit seen
+            # there first) before the waiting thread has marked the exit.
+            pipes.stderr_reader.join(STDERR_CATCH_UP)
         with pipes.cond:
             return self._stderr.tail()
 
