@@ -22,6 +22,7 @@ from reference_engine.game import Game
 from reference_engine.text import hand_log
 from reference_engine.variants import load_rules
 from specdata import variant_ids
+from specdata.files import write_atomic
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -149,9 +150,7 @@ def play(args: argparse.Namespace) -> int:
         out.append(f"No winner after {played} hand{'s' if played != 1 else ''} (--max-hands).")
     print("\n".join(out))
     if args.record:
-        with open(args.record, "w", encoding="utf-8") as f:
-            json.dump(records.record(state), f, indent=1)
-            f.write("\n")
+        write_atomic(Path(args.record), json.dumps(records.record(state), indent=1) + "\n")
         print(f"record written to {args.record}")
     return 0
 
@@ -176,11 +175,11 @@ def spec_command(args: argparse.Namespace) -> int:
             print(catalogue.variants_table())
             return 0
         text = catalogue.variants_block(catalogue.README_MD.read_text(encoding="utf-8"))
-        catalogue.README_MD.write_text(text, encoding="utf-8")
+        write_atomic(catalogue.README_MD, text)
         print(f"wrote the variants table into {catalogue.README_MD}")
         return 0
     if args.write:
-        catalogue.COVERAGE_MD.write_text(catalogue.coverage_report(markdown=True), encoding="utf-8")
+        write_atomic(catalogue.COVERAGE_MD, catalogue.coverage_report(markdown=True))
         print(f"wrote {catalogue.COVERAGE_MD}")
         return 0
     if args.check:
@@ -201,7 +200,7 @@ def suite_command(args: argparse.Namespace) -> int:
     if args.output == "-":
         sys.stdout.write(text)
     else:
-        Path(args.output).write_text(text, encoding="utf-8")
+        write_atomic(Path(args.output), text)
         print(f"wrote {len(document['cases'])} cases to {args.output}", file=sys.stderr)
     return 0
 

@@ -20,6 +20,7 @@ from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pytest_pinochle.capabilities import Skip
 from pytest_pinochle.compare import Mismatch
 from pytest_pinochle.tables import Case, load_table
+from specdata.files import write_atomic
 
 from .campaign import Disagreement, ask
 from .oracle import differences
@@ -112,7 +113,7 @@ def write_case(
         f"# Replay: {replay_command(path, engine_command, in_process)}",
     ]
     body = yaml.safe_dump(table, sort_keys=False, default_flow_style=None, width=100)
-    path.write_text("\n".join(header) + "\n" + body, encoding="utf-8")
+    write_atomic(path, "\n".join(header) + "\n" + body)
     return path
 
 

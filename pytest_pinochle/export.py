@@ -18,6 +18,7 @@ import jsonschema
 
 from pinochle_adapters.protocol import PROTOCOL_VERSION, RULE_METHODS
 from specdata import load_schema, variant_ids
+from specdata.files import write_atomic
 
 from .compare import KINDS, Mismatch, compare, compare_at, field_map, meld_diff
 from .tables import Case, load_cases
@@ -216,7 +217,7 @@ def export_suite(
 
         sys.stdout.write(text)
     else:
-        Path(path).write_text(text, encoding="utf-8")
+        write_atomic(Path(path), text)
     return len(document["cases"])
 
 

@@ -215,3 +215,22 @@ def run_packaged_suite(
 def reference_in_process() -> Engine:
     """The reference server in this process, opened as the suite opens it by default."""
     return open_in_process(load_server("pinochle_adapters.reference:server"), trusted=True)
+
+
+def assert_caught_first(run: SuiteRun, control: SuiteRun, name: str, rule: str) -> None:
+    """The run of wrong engine ``name`` fails (exit 1) on a case of ``rule`` that the control
+    passes, and the diagnosis names ``rule`` first. Only cases the control passes count, so a
+    case the reference itself fails cannot make a wrong engine look caught."""
+    assert run.outcomes, f"no outcomes recorded:\n{run.tail()}"
+    assert run.returncode == 1, f"exit {run.returncode}, expected 1 (tests failed):\n{run.tail()}"
+    caught = (run.items("failed") | run.items("errored")) & control.items("passed")
+    wrong = run.items("failed") & control.items("passed")
+    assert caught, f"{name}: every case the reference passes also passes"
+    assert rule in run.rules_of(wrong), (
+        f"{name} misreads {rule}, but no case of that rule failed; "
+        f"failing rules: {sorted(run.rules_of(caught))}"
+    )
+    suspects = [entry["rule"] for entry in run.diagnosis]
+    assert suspects[:1] == [rule], (
+        f"{name} misreads {rule}, but the diagnosis suspects {suspects[:5]}"
+    )

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from tests.mutants import CONTROL, Mutant, mutants
-from tests.suite_runs import SuiteRun, start_mutants
+from tests.suite_runs import SuiteRun, assert_caught_first, start_mutants
 
 pytestmark = pytest.mark.slow
 
@@ -51,17 +51,4 @@ def test_mutant_is_caught(mutant: Mutant, mutant_runs: dict[str, SuiteRun]) -> N
     progress in the tables) cannot make a mutant look caught.
     """
     run, control = mutant_runs[mutant.name], mutant_runs[CONTROL.name]
-    assert run.outcomes, f"no outcomes recorded:\n{run.tail()}"
-    assert run.returncode == 1, f"exit {run.returncode}, expected 1 (tests failed):\n{run.tail()}"
-    caught = (run.items("failed") | run.items("errored")) & control.items("passed")
-    wrong = run.items("failed") & control.items("passed")
-    assert caught, f"{mutant.name}: every case the reference passes also passes"
-    assert mutant.caught_by in run.rules_of(wrong), (
-        f"{mutant.name} misreads {mutant.caught_by}, but no case of that rule failed; "
-        f"failing rules: {sorted(run.rules_of(caught))}"
-    )
-    suspects = [entry["rule"] for entry in run.diagnosis]
-    assert suspects[:1] == [mutant.caught_by], (
-        f"{mutant.name} misreads {mutant.caught_by}, but the diagnosis suspects "
-        f"{suspects[:5]} first"
-    )
+    assert_caught_first(run, control, mutant.name, mutant.caught_by)

@@ -10,7 +10,6 @@ import io
 import json
 import os
 import shlex
-import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -35,10 +34,10 @@ from pinochle_cli import main as cli_main
 from pytest_pinochle import known_failures, site
 from pytest_pinochle.site import badge_svg, build_site, load_run
 from specdata.files import output_problem, write_atomic
-from tests.suite_runs import python_module
+from tests.suite_runs import PYTHON, python_module
 
 BROKEN = Path(__file__).parent / "broken_engines"
-PYTHON = shlex.quote(sys.executable)
+
 MELD_CASES = "dd-meld-run-single or dd-meld-run-double"
 """A small selection of the suite (two meld cases)."""
 LISTED = "format: 1\nknown_failures:\n- {case: dd-meld-run-triple, reason: earlier}\n"

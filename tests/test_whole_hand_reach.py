@@ -12,7 +12,7 @@ from concurrent.futures import Future
 
 import pytest
 
-from tests.suite_runs import SuiteRun, python_engine, start_suite
+from tests.suite_runs import SuiteRun, assert_caught_first, python_engine, start_suite
 from tests.whole_hand_engines import BUGS
 
 pytestmark = pytest.mark.slow
@@ -100,14 +100,4 @@ def test_planted_bug_is_caught_through_whole_hands_at_its_rule(name: str, varian
     bug = BUGS[name]
     run = whole_hand_run(name, variant)
     control = whole_hand_run("clean", variant)
-    assert run.outcomes, f"no outcomes recorded:\n{run.tail()}"
-    assert run.returncode == 1, f"exit {run.returncode}, expected 1 (tests failed):\n{run.tail()}"
-    wrong = run.items("failed") & control.items("passed")
-    assert bug.caught_by in run.rules_of(wrong), (
-        f"{name} misreads {bug.caught_by}, but no whole-hand case of that rule failed in "
-        f"{variant}; failing rules: {sorted(run.rules_of(wrong))}"
-    )
-    suspects = [entry["rule"] for entry in run.diagnosis]
-    assert suspects[:1] == [bug.caught_by], (
-        f"{name} misreads {bug.caught_by}, but the diagnosis suspects {suspects[:5]} first"
-    )
+    assert_caught_first(run, control, f"{name} ({variant})", bug.caught_by)
