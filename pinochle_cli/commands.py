@@ -13,8 +13,8 @@ from pathlib import Path
 from pinochle_cli import adapter, smoke
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_fuzz.cli import option_argument
-from pytest_pinochle import case, catalogue, export
-from pytest_pinochle.site import build_site, build_spec_site
+from pinochle_tools import case, catalogue, export
+from pinochle_tools.site import build_site, build_spec_site
 from reference_engine import records
 from reference_engine.bots import simple
 from reference_engine.errors import PinochleError

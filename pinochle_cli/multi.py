@@ -41,7 +41,7 @@ def split_engines(args: Sequence[str]) -> tuple[list[str], list[str], str | None
 
 def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -> int:
     """Run the suite against each engine, build the site in ``out/site``; the worst status."""
-    from pytest_pinochle.site import build_site  # here: ``pinochle test`` imports late
+    from pinochle_tools.site import build_site  # here: ``pinochle test`` imports late
 
     if any(
         a == "--conformance-report" or a.startswith("--conformance-report=") for a in pytest_args

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pinochle_cli import main
-from pytest_pinochle.catalogue import load_catalogue
 from pytest_pinochle.tables import load_cases
+from specdata.rules import load_catalogue
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 

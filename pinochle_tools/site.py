@@ -23,12 +23,13 @@ import jinja2
 import jsonschema
 from markupsafe import Markup
 
+from pytest_pinochle import notation
+from pytest_pinochle.tables import Case, load_cases
 from specdata import RULES_DIR, SPEC_DIR, SUIT_NAMES, SUIT_SYMBOLS, load_schema, variant_ids
 from specdata.files import write_atomic
+from specdata.rules import Rule, load_catalogue
 
-from . import notation
-from .catalogue import Rule, feature_paths, feature_scenarios, load_catalogue
-from .tables import Case, load_cases
+from .catalogue import feature_paths, feature_scenarios
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATUSES = ("passed", "failed", "errored", "skipped")

@@ -1,5 +1,5 @@
-"""The rule catalogue and its coverage: which rule is tested where, per variant, and the table of
-the variants side by side (``pinochle spec coverage|variants``)."""
+"""The rule catalogue's coverage: which rule is tested where, per variant, and the table of the
+variants side by side (``pinochle spec coverage|variants``); the catalogue is specdata.rules."""
 
 from __future__ import annotations
 
@@ -12,53 +12,24 @@ from typing import Any
 
 from gherkin.parser import Parser
 
+from pytest_pinochle.tables import load_cases, shown_path
 from specdata import (
     FEATURES_DIR,
     RULE_ID,
-    RULES_DIR,
     SPEC_DIR,
     VARIANTS_DIR,
     load_yaml,
     variant_ids,
 )
-
-from .tables import load_cases, shown_path
+from specdata.rules import Rule, load_catalogue
 
 COVERAGE_MD = SPEC_DIR / "coverage.md"
 README_MD = SPEC_DIR / "README.md"
 
-RULE_HEADING = re.compile(rf"^## (?P<id>{RULE_ID.pattern}):\s*(?P<title>.*?)\s*$")
-VARIANTS_BULLET = re.compile(r"^- \*\*Variants:\*\*\s*(?P<variants>.*?)\s*$")
-VALUES_PREFIX = "- **Values:** "
 VARIANTS_BLOCK = re.compile(
     r"(?P<begin><!-- BEGIN variants-table.*?-->)(?P<body>.*?)(?P<end><!-- END variants-table -->)",
     re.DOTALL,
 )
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A rule of the catalogue: its ID, title, chapter and the variants it applies to."""
-
-    id: str
-    title: str
-    file: str
-    line: int
-    variants: tuple[str, ...]
-    refuse_only: tuple[str, ...] = ()
-    """Variants whose value of the rule is ``none`` or ``never``: every attempt is refused, so
-    only a negative case can exist there."""
-
-
-def _refuse_only(values: str, variants: Sequence[str]) -> tuple[str, ...]:
-    """The variants a ``- **Values:**`` text gives as ``none`` or ``never`` (``single-deck never
-    allowed``)."""
-    out = []
-    for chunk in values.split(";"):
-        words = chunk.split()
-        if len(words) > 1 and words[0] in variants and words[1] in ("none", "never"):
-            out.append(words[0])
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -91,39 +62,6 @@ class Scenario:
     def rows(self) -> list[list[str]]:
         """The tag sets the scenario's items carry: one per Examples block, or the scenario's."""
         return [self.tags + tags for tags in self.examples] or [self.tags]
-
-
-def load_catalogue(rules_dir: Path = RULES_DIR) -> dict[str, Rule]:
-    """The rule catalogue: every ``## ID: title`` heading of spec/rules/*.md with its variants."""
-    rules: dict[str, Rule] = {}
-    for path in sorted(rules_dir.glob("*.md")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        for i, text in enumerate(lines):
-            m = RULE_HEADING.match(text)
-            if not m:
-                continue
-            variants: tuple[str, ...] = ()
-            values = ""
-            body = lines[i + 1 :]
-            for n, after in enumerate(body):
-                if after.startswith("## ") or after.startswith("# "):
-                    break
-                vm = VARIANTS_BULLET.match(after)
-                if vm:
-                    variants = tuple(v.strip() for v in vm["variants"].split(",") if v.strip())
-                if after.startswith(VALUES_PREFIX):
-                    more = [x.strip() for x in body[n + 1 :] if x.startswith("  ")]
-                    values = " ".join([after.removeprefix(VALUES_PREFIX), *more])
-                    break
-            rules[m["id"]] = Rule(
-                m["id"],
-                m["title"],
-                shown_path(path),
-                i + 1,
-                variants,
-                _refuse_only(values, variants),
-            )
-    return rules
 
 
 def _names(tags: Iterable[Mapping[str, object]]) -> list[str]:
