@@ -93,7 +93,12 @@ def _parser() -> argparse.ArgumentParser:
     one.add_argument("case_id", help="a table case ID or a scenario node ID")
     one.add_argument("--engine", metavar="COMMAND", help="default: the reference engine")
     report = sub.add_parser("report", help="a static site from conformance reports (JSON)")
-    report.add_argument("reports", nargs="+", type=Path, help="--conformance-report files")
+    report.add_argument(
+        "reports",
+        nargs="+",
+        type=Path,
+        help="--conformance-report files (single, or combined from several engines)",
+    )
     report.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
     sub.add_parser(
         "fuzz",

@@ -25,11 +25,12 @@ from markupsafe import Markup
 
 from pytest_pinochle import notation
 from pytest_pinochle.tables import Case, load_cases
-from specdata import RULES_DIR, SPEC_DIR, SUIT_NAMES, SUIT_SYMBOLS, load_schema, variant_ids
+from specdata import RULES_DIR, SPEC_DIR, SUIT_NAMES, SUIT_SYMBOLS, variant_ids
 from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 
 from .catalogue import feature_paths, feature_scenarios
+from .reports import COMBINED, SINGLE, is_combined, validator
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATUSES = ("passed", "failed", "errored", "skipped")
@@ -57,6 +58,9 @@ class EngineRun:
     path: Path
     report: dict[str, Any]
     cases: dict[str, dict[str, Any]] = field(default_factory=dict)
+    source: str = ""
+    """Where the report came from, as shown: the file's name (and which engine of a combined
+    report)."""
 
     @property
     def totals(self) -> dict[str, int]:
@@ -101,13 +105,12 @@ def _slug(text: str) -> str:
     return f"{slug[:SLUG_LIMIT].strip('-') or 'engine'}-{digest}"
 
 
-def load_run(path: Path) -> EngineRun:
-    """A report file as an ``EngineRun``; ReportError naming the file when it is not JSON or
-    fails spec/schema/report.schema.json."""
+def _read(path: Path) -> Any:
+    """A report file's JSON; ReportError naming the file when it cannot be read as JSON."""
     try:
         size = path.stat().st_size
         text = path.read_text(encoding="utf-8") if size <= REPORT_LIMIT else None
-        report: Any = None if text is None else json.loads(text)
+        document: Any = None if text is None else json.loads(text)
     except OSError as e:
         raise ReportError(f"{path}: cannot read: {e.strerror}") from None
     except ValueError as e:
@@ -118,11 +121,43 @@ def load_run(path: Path) -> EngineRun:
         raise ReportError(
             f"{path}: {size} bytes, over the {REPORT_LIMIT // 2**20} MiB a report may have"
         )
-    validator = jsonschema.Draft202012Validator(load_schema("report.schema.json"))
-    error = jsonschema.exceptions.best_match(validator.iter_errors(report))
+    return document
+
+
+def _check(path: Path, document: Any, schema: str) -> None:
+    """ReportError naming the file and the first place where ``document`` fails ``schema``."""
+    error = jsonschema.exceptions.best_match(validator(schema).iter_errors(document))
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "(top)"
         raise ReportError(f"{path}: not a conformance report: {where}: {error.message}")
+
+
+def load_run(path: Path) -> EngineRun:
+    """A single engine's report file as an ``EngineRun``; ReportError naming the file when it is
+    not JSON or fails spec/schema/report.schema.json."""
+    document = _read(path)
+    _check(path, document, SINGLE)
+    return _run_of(path, document, path.name)
+
+
+def load_runs(path: Path) -> list[EngineRun]:
+    """The runs a report file holds: one for a single report, each engine's for a combined
+    report (spec/schema/combined-report.schema.json), in its order; ReportError naming the
+    file when it is neither."""
+    document = _read(path)
+    if not is_combined(document):
+        _check(path, document, SINGLE)
+        return [_run_of(path, document, path.name)]
+    _check(path, document, COMBINED)
+    if not document["reports"]:
+        raise ReportError(f"{path}: a combined report holding no engine's report")
+    return [
+        _run_of(path, report, f"{path.name}, engine {n}")
+        for n, report in enumerate(document["reports"], start=1)
+    ]
+
+
+def _run_of(path: Path, report: dict[str, Any], source: str) -> EngineRun:
     engine = report["engine"]
     label = " ".join(_capped(engine[k]) for k in ("name", "version") if engine.get(k))
     label = label or _capped(engine["command"], COMMAND_LIMIT)
@@ -131,7 +166,7 @@ def load_run(path: Path) -> EngineRun:
         # Shown wherever the engine is named: these counts are of the cases that finished only.
         label += f" (partial run, exit status {report.get('exit_status', '?')})"
     command = _capped(engine["command"], COMMAND_LIMIT)
-    return EngineRun(slug, label, command, path, report, report["cases"])
+    return EngineRun(slug, label, command, path, report, report["cases"], source)
 
 
 NAME_LIMIT = 100
@@ -152,7 +187,7 @@ def _unique_slugs(runs: Sequence[EngineRun]) -> None:
         seen[run.slug] += 1
         if seen[run.slug] > 1:
             run.slug = f"{run.slug}-{seen[run.slug]}"
-            run.label = f"{run.label} ({run.path.name})"
+            run.label = f"{run.label} ({run.source or run.path.name})"
 
 
 # --- what each item is ------------------------------------------------------------------------
@@ -562,13 +597,14 @@ def _environment() -> jinja2.Environment:
 
 
 def build_site(reports: list[Path], out: Path) -> None:
-    """Write the conformance site of ``reports`` (one per engine) into ``out``: index.html (per
-    variant a matrix of rules x engines), rules/ID.html, engines/SLUG.html, badges/SLUG.svg,
-    style.css; pages and badges an earlier site left there (an engine no longer reported) are
-    removed. Raises ReportError naming a file that is not a conformance report."""
+    """Write the conformance site of ``reports`` (single reports, one per engine, or combined
+    reports of several) into ``out``: index.html (per variant a matrix of rules x engines),
+    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css; pages and badges an earlier
+    site left there (an engine no longer reported) are removed. Raises ReportError naming a file
+    that is not a conformance report."""
     if not reports:
         raise ReportError("no report given: pass one or more --conformance-report files")
-    runs = [load_run(Path(p)) for p in reports]
+    runs = [run for p in reports for run in load_runs(Path(p))]
     _unique_slugs(runs)
     catalogue = load_catalogue()
     items = collect_items(runs)
