@@ -68,8 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--write", action="store_true", help="write spec/coverage.md")
     site = spec_sub.add_parser(
         "site",
-        help="the spec as a static site: every rule with its cases drawn, the errata, the "
-        "protocol, an offline search (from spec/ and features/ alone)",
+        help="the spec as a static site: every rule with its table cases and Gherkin scenarios "
+        "drawn, the errata, the protocol, an offline search (from spec/ and features/ alone)",
     )
     site.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
     var = spec_sub.add_parser("variants", help="the side-by-side table of the variants")

@@ -47,9 +47,31 @@ class Evidence:
     """False for a rule the case only uses: it counts for names, not for coverage."""
 
 
+@dataclass(frozen=True)
+class Step:
+    """A Gherkin step as written: keyword, text, line, and its doc string or data table."""
+
+    keyword: str
+    text: str
+    line: int
+    doc: str | None = None
+    table: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Examples:
+    """An Examples block of a Scenario Outline: its own tags, line, header and rows."""
+
+    tags: tuple[str, ...]
+    line: int
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
 @dataclass
 class Scenario:
-    """A Gherkin scenario as the coverage sees it: its name, place and tags (the feature's too)."""
+    """A Gherkin scenario as the coverage and the spec site see it: its name, place and tags (the
+    feature's too), and as written: description, background steps, steps, Examples blocks."""
 
     name: str
     file: str
@@ -57,6 +79,10 @@ class Scenario:
     tags: list[str] = field(default_factory=list)
     examples: list[list[str]] = field(default_factory=list)
     """The tags of each Examples block (a block's rule tag is the tested rule of its rows)."""
+    description: str = ""
+    background: list[Step] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    blocks: list[Examples] = field(default_factory=list)
 
     @property
     def rows(self) -> list[list[str]]:
@@ -68,11 +94,44 @@ def _names(tags: Iterable[Mapping[str, object]]) -> list[str]:
     return [str(t["name"]).lstrip("@") for t in tags]
 
 
+def _cells(row: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(str(c["value"]) for c in row["cells"])
+
+
+def _steps(steps: Iterable[Mapping[str, Any]]) -> list[Step]:
+    out = []
+    for s in steps:
+        doc = s.get("docString")
+        table = s.get("dataTable")
+        out.append(
+            Step(
+                str(s["keyword"]).strip(),
+                str(s["text"]),
+                int(s["location"]["line"]),
+                None if doc is None else str(doc["content"]),
+                tuple(_cells(r) for r in table["rows"]) if table else (),
+            )
+        )
+    return out
+
+
+def _examples(block: Mapping[str, Any]) -> Examples:
+    header = block.get("tableHeader")
+    return Examples(
+        tuple(_names(block.get("tags", []))),
+        int(block["location"]["line"]),
+        _cells(header) if header else (),
+        tuple(_cells(r) for r in block.get("tableBody", [])),
+    )
+
+
 def feature_scenarios(path: Path) -> list[Scenario]:
-    """Scenarios of a .feature file, read by the official Gherkin parser, with their tags.
+    """Scenarios of a .feature file, read by the official Gherkin parser, with their tags and
+    steps.
 
     A scenario carries its feature's and its rule's tags, as pytest-bdd applies them, and the
-    tags of each of its Examples blocks apart.
+    tags of each of its Examples blocks apart; its background steps are the feature's and its
+    rule's.
     """
     document = Parser().parse(path.read_text(encoding="utf-8"))
     feature = document.get("feature")
@@ -81,18 +140,32 @@ def feature_scenarios(path: Path) -> list[Scenario]:
     file = shown_path(path)
     out: list[Scenario] = []
 
-    def visit(children: list[Any], tags: list[str]) -> None:
+    def visit(children: list[Any], tags: list[str], background: list[Step]) -> None:
         for child in children:
-            if "rule" in child:
+            if "background" in child:
+                background = background + _steps(child["background"]["steps"])
+            elif "rule" in child:
                 rule = child["rule"]
-                visit(rule["children"], tags + _names(rule["tags"]))
+                visit(rule["children"], tags + _names(rule["tags"]), background)
             elif "scenario" in child:
                 sc = child["scenario"]
                 line = int(sc["location"]["line"])
-                blocks = [_names(ex.get("tags", [])) for ex in sc.get("examples", [])]
-                out.append(Scenario(sc["name"], file, line, tags + _names(sc["tags"]), blocks))
+                blocks = [_examples(ex) for ex in sc.get("examples", [])]
+                out.append(
+                    Scenario(
+                        sc["name"],
+                        file,
+                        line,
+                        tags + _names(sc["tags"]),
+                        [list(b.tags) for b in blocks],
+                        str(sc.get("description") or "").strip(),
+                        background,
+                        _steps(sc["steps"]),
+                        blocks,
+                    )
+                )
 
-    visit(feature["children"], _names(feature["tags"]))
+    visit(feature["children"], _names(feature["tags"]), [])
     return out
 
 
