@@ -29,6 +29,7 @@ directory) against the engine under test; the reference engine, in-process, with
   pinochle test --engine "..." -m "rule(id='PLAY-CRAWL')"   # one rule
   pinochle case CASE-ID --engine "..."                      # one case: request, reply, expected
   pinochle test --engine A --engine B [--runs-dir DIR]      # one run each, one site comparing them
+  pinochle test --engine A --engine B --conformance-report all.json  # one report of them all
 
 """
 

@@ -13,8 +13,8 @@ from pathlib import Path
 from pinochle_cli import adapter, smoke
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_fuzz.cli import option_argument
-from pytest_pinochle import case, catalogue, export
-from pytest_pinochle.site import build_site, build_spec_site
+from pinochle_tools import case, catalogue, export
+from pinochle_tools.site import build_site, build_spec_site
 from reference_engine import records
 from reference_engine.bots import simple
 from reference_engine.errors import PinochleError
@@ -68,8 +68,8 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--write", action="store_true", help="write spec/coverage.md")
     site = spec_sub.add_parser(
         "site",
-        help="the spec as a static site: every rule with its cases drawn, the errata, the "
-        "protocol, an offline search (from spec/ and features/ alone)",
+        help="the spec as a static site: every rule with its table cases and Gherkin scenarios "
+        "drawn, the errata, the protocol, an offline search (from spec/ and features/ alone)",
     )
     site.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
     var = spec_sub.add_parser("variants", help="the side-by-side table of the variants")
@@ -93,7 +93,12 @@ def _parser() -> argparse.ArgumentParser:
     one.add_argument("case_id", help="a table case ID or a scenario node ID")
     one.add_argument("--engine", metavar="COMMAND", help="default: the reference engine")
     report = sub.add_parser("report", help="a static site from conformance reports (JSON)")
-    report.add_argument("reports", nargs="+", type=Path, help="--conformance-report files")
+    report.add_argument(
+        "reports",
+        nargs="+",
+        type=Path,
+        help="--conformance-report files (single, or combined from several engines)",
+    )
     report.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
     sub.add_parser(
         "fuzz",

@@ -1,8 +1,9 @@
 """``pinochle test --engine A --engine B ...``: one run of the suite per engine, side by side.
 
 Each engine runs in its own ``pinochle test`` child (as many at once as there are cores), writing
-its JSON report and its output into the runs folder; then one site compares them all. The exit
-status is the worst engine's (the highest: 0 green, 1 failures, 4 an engine cannot start).
+its JSON report and its output into the runs folder; then one site compares them all, and
+``--conformance-report FILE`` gets one combined report of them all. The exit status is the worst
+engine's (the highest: 0 green, 1 failures, 4 an engine cannot start).
 """
 
 from __future__ import annotations
@@ -21,36 +22,41 @@ RUNS_DIR = "conformance"
 def split_engines(args: Sequence[str]) -> tuple[list[str], list[str], str | None]:
     """The engines given (``--engine X`` or ``--engine=X``, in order), the other arguments, and
     ``--runs-dir``'s value (None when not given)."""
-    engines: list[str] = []
+    found, rest = take_options(args, ("--engine", "--runs-dir"))
+    runs_dirs = found["--runs-dir"]
+    return found["--engine"], rest, runs_dirs[-1] if runs_dirs else None
+
+
+def take_options(
+    args: Sequence[str], names: Sequence[str]
+) -> tuple[dict[str, list[str]], list[str]]:
+    """The values of the options ``names`` (``--name X`` or ``--name=X``, in order) and the other
+    arguments."""
+    found: dict[str, list[str]] = {name: [] for name in names}
     rest: list[str] = []
-    runs_dir: str | None = None
     items = iter(args)
     for arg in items:
-        for name in ("--engine", "--runs-dir"):
-            if arg == name or arg.startswith(f"{name}="):
-                value = arg.split("=", 1)[1] if "=" in arg else next(items, "")
-                if name == "--engine":
-                    engines.append(value)
-                else:
-                    runs_dir = value
-                break
-        else:
+        name = next((n for n in names if arg == n or arg.startswith(f"{n}=")), None)
+        if name is None:
             rest.append(arg)
-    return engines, rest, runs_dir
+        else:
+            found[name].append(arg.split("=", 1)[1] if "=" in arg else next(items, ""))
+    return found, rest
 
 
 def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -> int:
-    """Run the suite against each engine, build the site in ``out/site``; the worst status."""
-    from pytest_pinochle.site import build_site  # here: ``pinochle test`` imports late
+    """Run the suite against each engine, build the site in ``out/site``; the worst status.
+    With ``--conformance-report FILE``, FILE is one combined report of every engine's run."""
+    # here: ``pinochle test`` imports late
+    from pinochle_tools.reports import write_combined
+    from pinochle_tools.site import build_site
+    from specdata.files import output_problem
 
-    if any(
-        a == "--conformance-report" or a.startswith("--conformance-report=") for a in pytest_args
-    ):
-        print(
-            "pinochle test: with several --engine, each report goes into --runs-dir "
-            f"(default {RUNS_DIR}/); leave out --conformance-report",
-            file=sys.stderr,
-        )
+    found, rest = take_options(pytest_args, ("--conformance-report",))
+    combined = Path(found["--conformance-report"][-1]) if found["--conformance-report"] else None
+    problem = combined is not None and output_problem(combined, "--conformance-report")
+    if problem:
+        print(f"pinochle test: {problem}", file=sys.stderr)
         return 4
     out.mkdir(parents=True, exist_ok=True)
     parallel = max(1, min(len(engines), os.cpu_count() or 1))
@@ -63,23 +69,32 @@ def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -
         while waiting and len(running) < parallel:
             n = waiting.pop(0)
             command = [sys.executable, "-m", "pinochle_cli", "test", "--engine", engines[n]]
-            command += ["--conformance-report", str(reports[n]), *pytest_args]
+            command += ["--conformance-report", str(reports[n]), *rest]
             with logs[n].open("wb") as log:
                 running[n] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         for n, child in list(running.items()):
             if child.poll() is not None:
-                statuses[n] = child.returncode
+                # Killed by signal N (a negative code): 128 + N as a shell says, never green.
+                statuses[n] = child.returncode if child.returncode >= 0 else 128 - child.returncode
                 del running[n]
                 print(f"{engines[n]}: exit {child.returncode}; {_last_line(logs[n])}")
         time.sleep(0.1)
+    worst = max(s or 0 for s in statuses)
     written = [r for r in reports if r.exists()]
-    for n, report in enumerate(reports):
-        if not report.exists():
-            print(f"{engines[n]}: no report (see {logs[n]})")
+    missing = [
+        {"command": engines[n], "exit_status": statuses[n] or 0, "output": str(logs[n])}
+        for n, report in enumerate(reports)
+        if not report.exists()
+    ]
+    for entry in missing:
+        print(f"{entry['command']}: no report (see {entry['output']})")
+    if combined is not None:
+        write_combined(combined, written, worst, missing)
+        print(f"wrote {combined} ({len(written)} engines)")
     if written:
         build_site(written, out / "site")
         print(f"wrote {out / 'site' / 'index.html'} ({len(written)} engines)")
-    return max(s or 0 for s in statuses)
+    return worst
 
 
 def _last_line(path: Path) -> str:

@@ -452,7 +452,7 @@ def _same(want: Any, got: Any) -> bool:
 
 @cache
 def _rule_variants() -> dict[str, tuple[str, ...]]:
-    from .catalogue import load_catalogue  # the spec's chapters, read once and only if needed
+    from specdata.rules import load_catalogue  # the spec's chapters, read once and only if needed
 
     return {rule.id: rule.variants for rule in load_catalogue().values()}
 

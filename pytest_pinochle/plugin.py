@@ -16,8 +16,9 @@ from pinochle_adapters.client import EngineError, UnsupportedReply
 from pinochle_adapters.processes import interrupt_on_sigterm
 from specdata import FEATURES_DIR
 from specdata.files import output_problem
+from specdata.rules import load_catalogue
 
-from . import catalogue, tags
+from . import tags
 from .driver import SITUATION_KEY, Situation
 from .report import Reporter, run_complete
 from .session import REFERENCE_SHOWN, ModelledEngine, end_run, start_run, state_of
@@ -125,7 +126,7 @@ def engine_command(value: str | None) -> str | None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for line in (*tags.MARKERS, *tags.example_marker_lines(catalogue.load_catalogue())):
+    for line in (*tags.MARKERS, *tags.example_marker_lines(load_catalogue())):
         config.addinivalue_line("markers", line)
     tags.check_variant_option(config.getoption("variant") or [])
     for option in ("conformance_report", "log_traffic"):

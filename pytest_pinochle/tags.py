@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from specdata import FEATURES_DIR, RULE_ID, variant_ids
+from specdata.rules import load_catalogue
 
-from .catalogue import load_catalogue
 from .tables import CaseItem
 
 MARKERS = (

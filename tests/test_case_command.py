@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from pinochle_adapters.client import load_server
-from pytest_pinochle.case import FAILED, PASSED, USAGE, run_case
+from pinochle_tools.case import FAILED, PASSED, USAGE, run_case
 from pytest_pinochle.tables import load_cases, request_line
 
 from .suite_runs import ROOT, run_suite, start_suite

@@ -11,7 +11,7 @@ import pytest
 
 from pinochle_adapters import protocol
 from pinochle_adapters.reference import server
-from pytest_pinochle import export
+from pinochle_tools import export
 from pytest_pinochle.compare import compare, field_map
 from pytest_pinochle.tables import CaseError, load_cases
 

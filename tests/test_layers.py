@@ -2,8 +2,9 @@
 
 specdata -> reference_engine (rules only) -> pinochle_adapters (protocol, client and SDK know no
 engine; only the reference server sees the rules) -> pytest_pinochle (the runner, which talks to
-engines through the client only) -> pinochle_fuzz (rules + client + comparison) -> pinochle_cli
-(the face, imported by none).
+engines through the client only) -> pinochle_tools (the CLI's offline back ends: sites, export,
+one case, coverage; the plugin never imports them) and pinochle_fuzz (rules + client +
+comparison), beside each other -> pinochle_cli (the face, imported by none).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ PACKAGES = (
     "reference_engine",
     "pinochle_adapters",
     "pytest_pinochle",
+    "pinochle_tools",
     "pinochle_fuzz",
     "pinochle_cli",
 )
@@ -30,19 +32,35 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
         f"reference_engine.{rule}": ("json", "jsonschema")
         for rule in ("cards", "meld", "tricks", "auction", "scoring", "hand", "game", "actions")
     },
-    "pinochle_adapters.protocol": ("reference_engine", "pytest_pinochle", "pinochle_cli"),
-    "pinochle_adapters.client": ("reference_engine", "pytest_pinochle", "pinochle_cli"),
-    "pinochle_adapters.sdk": ("reference_engine", "pytest_pinochle", "pinochle_cli"),
-    "pinochle_adapters.reference": ("pytest_pinochle", "pinochle_cli"),
+    **{
+        f"pinochle_adapters.{part}": ("reference_engine", *PACKAGES[3:])
+        for part in ("protocol", "client", "sdk")
+    },
+    "pinochle_adapters.reference": PACKAGES[3:],
+    # The plugin holds only what pytest loads: the offline tools sit above it.
     "pytest_pinochle": (
+        "reference_engine",
+        "pinochle_adapters.reference",
+        "pinochle_tools",
+        "pinochle_fuzz",
+        "pinochle_cli",
+    ),
+    # The CLI's offline back ends: specdata, the client and the runner's parts, never the rules.
+    "pinochle_tools": (
         "reference_engine",
         "pinochle_adapters.reference",
         "pinochle_fuzz",
         "pinochle_cli",
     ),
     # The fuzzer sees the rules (to reach positions) and the runner's comparison; the face sees it.
-    "pinochle_fuzz": ("pinochle_cli",),
-    "features": ("reference_engine", "pinochle_adapters", "pinochle_cli", "features.support"),
+    "pinochle_fuzz": ("pinochle_tools", "pinochle_cli"),
+    "features": (
+        "reference_engine",
+        "pinochle_adapters",
+        "pinochle_tools",
+        "pinochle_cli",
+        "features.support",
+    ),
 }
 """Module (or package) prefix -> what it must never import."""
 

@@ -1,5 +1,6 @@
-"""``pinochle test --engine A --engine B``: one run per engine, one site comparing them, the exit
-status of the worst engine."""
+"""``pinochle test --engine A --engine B``: one run per engine, one site and one combined report
+comparing them, the exit status of the worst engine; ``pinochle report`` reads the combined
+report."""
 
 from __future__ import annotations
 
@@ -8,10 +9,15 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from pinochle_cli.multi import split_engines
+from pinochle_cli import commands
+from pinochle_cli.multi import run_engines, split_engines
+from pinochle_tools import reports
+from pinochle_tools.site import ReportError, load_runs
+from specdata.files import write_atomic
 
 from .suite_runs import ROOT
 
@@ -29,8 +35,12 @@ def test_engines_are_taken_out_of_the_pytest_options() -> None:
     assert split_engines(["-q"]) == ([], ["-q"], None)
 
 
-@pytest.mark.slow
-def test_two_engines_one_site_and_the_worst_status(tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def two_engines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
+    """One ``pinochle test`` of the reference and a mutant on one rule's cases, with one
+    combined report: the runs folder, the report and the exit status."""
+    out = tmp_path_factory.mktemp("runs")
+    combined = out / "all.json"
     done = subprocess.run(
         [
             sys.executable,
@@ -42,7 +52,9 @@ def test_two_engines_one_site_and_the_worst_status(tmp_path: Path) -> None:
             "--engine",
             MUTANT,
             "--runs-dir",
-            str(tmp_path),
+            str(out),
+            "--conformance-report",
+            str(combined),
             "-m",
             "rule(id='POINTS-LAST-TRICK')",
             "-q",
@@ -53,14 +65,114 @@ def test_two_engines_one_site_and_the_worst_status(tmp_path: Path) -> None:
         text=True,
         timeout=300,
     )
-    assert done.returncode == 1, done.stdout + done.stderr  # the mutant's failures
+    assert combined.exists(), done.stdout + done.stderr
+    return out, combined, done.returncode
+
+
+def what_fails(site: Path) -> str:
+    index = (site / "index.html").read_text("utf-8")
+    return index.split('id="what-fails"', 1)[1].split("</section>", 1)[0]
+
+
+@pytest.mark.slow
+def test_two_engines_one_site_and_the_worst_status(two_engines: tuple[Path, Path, int]) -> None:
+    out, _, status = two_engines
+    assert status == 1  # the mutant's failures
     names = sorted(
-        json.loads((tmp_path / f"engine-{n}.json").read_text("utf-8"))["engine"]["name"]
-        for n in (1, 2)
+        json.loads((out / f"engine-{n}.json").read_text("utf-8"))["engine"]["name"] for n in (1, 2)
     )
     assert names == ["pinochle-mutant-no-last-trick", "pinochle-reference"]
-    index = (tmp_path / "site" / "index.html").read_text("utf-8")
-    listing = index.split('id="what-fails"', 1)[1].split("</section>", 1)[0]
+    listing = what_fails(out / "site")
     assert "POINTS-LAST-TRICK" in listing
     assert "pinochle-reference" not in listing
+    assert len(list((out / "site" / "engines").glob("*.html"))) == 2
+
+
+@pytest.mark.slow
+def test_one_combined_report_holds_every_engine_in_order(
+    two_engines: tuple[Path, Path, int],
+) -> None:
+    out, combined, status = two_engines
+    document = json.loads(combined.read_text("utf-8"))
+    assert list(reports.validator(reports.COMBINED).iter_errors(document)) == []
+    assert document["exit_status"] == status == 1
+    assert [r["engine"]["command"] for r in document["reports"]] == [REFERENCE, MUTANT]
+    singles = [json.loads((out / f"engine-{n}.json").read_text("utf-8")) for n in (1, 2)]
+    assert document["reports"] == singles  # each engine's report, unchanged
+    assert "missing" not in document
+
+
+@pytest.mark.slow
+def test_pinochle_report_builds_the_comparing_site_from_the_combined_report(
+    two_engines: tuple[Path, Path, int], tmp_path: Path
+) -> None:
+    out, combined, _ = two_engines
+    assert commands.run(["report", str(combined), "-o", str(tmp_path / "site")]) == 0
     assert len(list((tmp_path / "site" / "engines").glob("*.html"))) == 2
+    listing = what_fails(tmp_path / "site")
+    assert "POINTS-LAST-TRICK" in listing and "pinochle-reference" not in listing
+    # A single report and a combined one together: three columns, the same engine told apart.
+    mixed = tmp_path / "mixed"
+    single = str(out / "engine-1.json")
+    assert commands.run(["report", single, str(combined), "-o", str(mixed)]) == 0
+    pages = sorted(p.name for p in (mixed / "engines").glob("*.html"))
+    assert len(pages) == 3
+    assert "all.json, engine 1" in (mixed / "index.html").read_text("utf-8")
+
+
+def _single(name: str) -> dict[str, Any]:
+    """A small valid single report of an engine called ``name`` that passed one case."""
+    case = {"outcome": "passed", "rule": "PLAY-CRAWL", "uses": [], "rules": ["PLAY-CRAWL"]}
+    counts = {"passed": 1, "failed": 0, "errored": 0, "skipped": 0}
+    return {
+        "format": 4,
+        "engine": {"command": name, "name": name, "version": "1"},
+        "variants": "all",
+        "totals": counts,
+        "rules": {"PLAY-CRAWL": counts},
+        "diagnosis": [],
+        "cases": {"features/tables/legal-plays-double-deck.yaml::x": case},
+    }
+
+
+def test_a_combined_report_is_read_engine_by_engine(tmp_path: Path) -> None:
+    path = tmp_path / "all.json"
+    write_atomic(path, json.dumps(reports.combined([_single("a"), _single("b")], 0)))
+    runs = load_runs(path)
+    assert [r.command for r in runs] == ["a", "b"]
+    assert [r.source for r in runs] == ["all.json, engine 1", "all.json, engine 2"]
+    write_atomic(tmp_path / "c.json", json.dumps(_single("c")))
+    assert [(r.command, r.source) for r in load_runs(tmp_path / "c.json")] == [("c", "c.json")]
+
+
+@pytest.mark.parametrize(
+    "change",
+    ["a report without its engine", "no report at all", "an unknown field", "a wrong version"],
+)
+def test_a_broken_combined_report_is_refused_in_one_line(tmp_path: Path, change: str) -> None:
+    document = reports.combined([_single("a"), _single("b")], 1)
+    if change == "a report without its engine":
+        del document["reports"][1]["engine"]
+    elif change == "no report at all":
+        document["reports"] = []
+    elif change == "an unknown field":
+        document["engines"] = 2
+    else:
+        document["combined"] = 2
+    path = tmp_path / "all.json"
+    write_atomic(path, json.dumps(document))
+    with pytest.raises(ReportError, match=r"^\S*all\.json: ") as caught:
+        load_runs(path)
+    assert "\n" not in str(caught.value)
+
+
+def test_a_combined_report_into_a_missing_folder_is_refused_before_any_run(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    target = tmp_path / "no-such-folder" / "all.json"
+    engines = ["/no/such/engine-a", "/no/such/engine-b"]
+    status = run_engines(engines, ["--conformance-report", str(target)], tmp_path / "runs")
+    err = capsys.readouterr().err
+    assert status == 4
+    assert err.count("\n") == 1 and "--conformance-report" in err and "does not exist" in err
+    assert not (tmp_path / "runs").exists()  # nothing was started

@@ -31,8 +31,9 @@ from pinochle_adapters.client import (
     open_in_process,
 )
 from pinochle_cli import main as cli_main
-from pytest_pinochle import known_failures, site
-from pytest_pinochle.site import badge_svg, build_site, load_run
+from pinochle_tools import site
+from pinochle_tools.site import badge_svg, build_site, load_run
+from pytest_pinochle import known_failures
 from specdata.files import output_problem, write_atomic
 from tests.suite_runs import PYTHON, python_module
 

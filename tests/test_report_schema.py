@@ -10,6 +10,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from pinochle_tools import reports
 from specdata import load_schema
 from tests.report_runs import BUGGY, document_of
 from tests.report_runs import prefetch as prefetch  # its runs start early: conftest.py
@@ -81,3 +82,15 @@ def test_a_failure_can_be_replayed_from_the_report() -> None:
     assert request["method"] == "meld" and request["params"]["variant"] == "double-deck"
     scenarios = [c for n, c in document["cases"].items() if "::test_" in n and c.get("request")]
     assert scenarios, "no scenario carries its request line"
+
+
+def test_a_combined_report_of_real_runs_follows_its_schema() -> None:
+    """``pinochle test --engine A --engine B --conformance-report FILE`` (issue 22): each engine's
+    report unchanged inside combined-report.schema.json, every one checked by report.schema.json."""
+    jsonschema.Draft202012Validator.check_schema(load_schema(reports.COMBINED))
+    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
+    combined = reports.validator(reports.COMBINED, checker)
+    document = reports.combined([document_of(None), document_of(BUGGY)], 1)
+    assert [e.message for e in combined.iter_errors(document)] == []
+    broken = reports.combined([document_of(None), _broken("outcome")], 1)
+    assert [list(e.absolute_path)[:2] for e in combined.iter_errors(broken)] == [["reports", 1]]

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_pinochle.catalogue import load_catalogue
 from pytest_pinochle.tags import unknown_rule_ids
+from specdata.rules import load_catalogue
 
 from .suite_runs import python_module
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.client import load_server, open_in_process
-from pytest_pinochle import export
-from pytest_pinochle.scenario_capture import CaptureError, capture_scenarios, scenario_tests
+from pinochle_tools import export
+from pinochle_tools.scenario_capture import CaptureError, capture_scenarios, scenario_tests
 from pytest_pinochle.tables import load_cases
 from specdata import FEATURES_DIR
 

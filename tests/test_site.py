@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pinochle.catalogue import load_catalogue
-from pytest_pinochle.site import ReportError, build_site, load_run
-from pytest_pinochle.site import shown as shown_path
+from pinochle_tools.site import ReportError, build_site, load_run
+from pinochle_tools.site import shown as shown_path
 from specdata import RULES_DIR, variant_ids
+from specdata.rules import load_catalogue
 from tests.report_runs import BUGGY, document_of, report_of
 from tests.report_runs import prefetch as prefetch  # its runs start early: conftest.py
 

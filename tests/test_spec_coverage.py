@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_pinochle import catalogue as coverage
+from pinochle_tools import catalogue as coverage
 from pytest_pinochle.tables import load_cases
 from specdata import RULE_ID, variant_ids
 

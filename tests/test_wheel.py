@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.suite_runs import AT_ONCE, started
+from tests.test_layers import PACKAGES
 
 pytestmark = pytest.mark.slow  # builds the wheel and a fresh virtualenv
 
@@ -126,8 +127,8 @@ def test_pinochle_test_help_leads_with_the_pinochle_options(
     assert "PytestAssertRewriteWarning" not in done.stdout + done.stderr
 
 
-TYPED = ("specdata", "reference_engine", "pinochle_adapters", "pytest_pinochle", "pinochle_fuzz")
-"""The packages whose hints are public (PEP 561): engine authors type-check against them."""
+TYPED = PACKAGES
+"""Every package ships its hints (PEP 561): engine authors type-check against the public ones."""
 
 
 def test_the_wheel_ships_a_py_typed_in_every_typed_package(installed: Path) -> None:
@@ -135,3 +136,20 @@ def test_the_wheel_ships_a_py_typed_in_every_typed_package(installed: Path) -> N
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
     assert [p for p in TYPED if f"{p}/py.typed" not in names] == []
+
+
+def test_the_wheel_ships_the_site_templates_and_builds_the_spec_site(
+    installed: Path, tmp_path: Path
+) -> None:
+    """The templates are package data of pinochle_tools: every one is in the wheel, and the
+    installed command draws the spec site with them from any directory."""
+    (wheel,) = installed.parent.parent.glob("pinochle_spec-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        names = set(archive.namelist())
+    templates = ROOT / "pinochle_tools" / "templates"
+    wanted = [f"pinochle_tools/templates/{p.name}" for p in sorted(templates.iterdir())]
+    assert wanted and [name for name in wanted if name not in names] == []
+    done = _run([str(installed / "pinochle"), "spec", "site", "-o", "out"], tmp_path)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert (tmp_path / "out" / "index.html").is_file()
+    assert (tmp_path / "out" / "rules" / "PLAY-CRAWL.html").is_file()

@@ -23,12 +23,22 @@ import jinja2
 import jsonschema
 from markupsafe import Markup
 
-from specdata import RULES_DIR, SPEC_DIR, SUIT_NAMES, SUIT_SYMBOLS, load_schema, variant_ids
+from pytest_pinochle import notation
+from pytest_pinochle.tables import Case, load_cases
+from specdata import (
+    RULE_ID,
+    RULES_DIR,
+    SPEC_DIR,
+    SUIT_NAMES,
+    SUIT_SYMBOLS,
+    card_codes,
+    variant_ids,
+)
 from specdata.files import write_atomic
+from specdata.rules import Rule, load_catalogue
 
-from . import notation
-from .catalogue import Rule, feature_paths, feature_scenarios, load_catalogue
-from .tables import Case, load_cases
+from .catalogue import Examples, Scenario, feature_paths, feature_scenarios
+from .reports import COMBINED, SINGLE, is_combined, validator
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATUSES = ("passed", "failed", "errored", "skipped")
@@ -56,6 +66,9 @@ class EngineRun:
     path: Path
     report: dict[str, Any]
     cases: dict[str, dict[str, Any]] = field(default_factory=dict)
+    source: str = ""
+    """Where the report came from, as shown: the file's name (and which engine of a combined
+    report)."""
 
     @property
     def totals(self) -> dict[str, int]:
@@ -100,13 +113,12 @@ def _slug(text: str) -> str:
     return f"{slug[:SLUG_LIMIT].strip('-') or 'engine'}-{digest}"
 
 
-def load_run(path: Path) -> EngineRun:
-    """A report file as an ``EngineRun``; ReportError naming the file when it is not JSON or
-    fails spec/schema/report.schema.json."""
+def _read(path: Path) -> Any:
+    """A report file's JSON; ReportError naming the file when it cannot be read as JSON."""
     try:
         size = path.stat().st_size
         text = path.read_text(encoding="utf-8") if size <= REPORT_LIMIT else None
-        report: Any = None if text is None else json.loads(text)
+        document: Any = None if text is None else json.loads(text)
     except OSError as e:
         raise ReportError(f"{path}: cannot read: {e.strerror}") from None
     except ValueError as e:
@@ -117,11 +129,43 @@ def load_run(path: Path) -> EngineRun:
         raise ReportError(
             f"{path}: {size} bytes, over the {REPORT_LIMIT // 2**20} MiB a report may have"
         )
-    validator = jsonschema.Draft202012Validator(load_schema("report.schema.json"))
-    error = jsonschema.exceptions.best_match(validator.iter_errors(report))
+    return document
+
+
+def _check(path: Path, document: Any, schema: str) -> None:
+    """ReportError naming the file and the first place where ``document`` fails ``schema``."""
+    error = jsonschema.exceptions.best_match(validator(schema).iter_errors(document))
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "(top)"
         raise ReportError(f"{path}: not a conformance report: {where}: {error.message}")
+
+
+def load_run(path: Path) -> EngineRun:
+    """A single engine's report file as an ``EngineRun``; ReportError naming the file when it is
+    not JSON or fails spec/schema/report.schema.json."""
+    document = _read(path)
+    _check(path, document, SINGLE)
+    return _run_of(path, document, path.name)
+
+
+def load_runs(path: Path) -> list[EngineRun]:
+    """The runs a report file holds: one for a single report, each engine's for a combined
+    report (spec/schema/combined-report.schema.json), in its order; ReportError naming the
+    file when it is neither."""
+    document = _read(path)
+    if not is_combined(document):
+        _check(path, document, SINGLE)
+        return [_run_of(path, document, path.name)]
+    _check(path, document, COMBINED)
+    if not document["reports"]:
+        raise ReportError(f"{path}: a combined report holding no engine's report")
+    return [
+        _run_of(path, report, f"{path.name}, engine {n}")
+        for n, report in enumerate(document["reports"], start=1)
+    ]
+
+
+def _run_of(path: Path, report: dict[str, Any], source: str) -> EngineRun:
     engine = report["engine"]
     label = " ".join(_capped(engine[k]) for k in ("name", "version") if engine.get(k))
     label = label or _capped(engine["command"], COMMAND_LIMIT)
@@ -130,7 +174,7 @@ def load_run(path: Path) -> EngineRun:
         # Shown wherever the engine is named: these counts are of the cases that finished only.
         label += f" (partial run, exit status {report.get('exit_status', '?')})"
     command = _capped(engine["command"], COMMAND_LIMIT)
-    return EngineRun(slug, label, command, path, report, report["cases"])
+    return EngineRun(slug, label, command, path, report, report["cases"], source)
 
 
 NAME_LIMIT = 100
@@ -151,7 +195,7 @@ def _unique_slugs(runs: Sequence[EngineRun]) -> None:
         seen[run.slug] += 1
         if seen[run.slug] > 1:
             run.slug = f"{run.slug}-{seen[run.slug]}"
-            run.label = f"{run.label} ({run.path.name})"
+            run.label = f"{run.label} ({run.source or run.path.name})"
 
 
 # --- what each item is ------------------------------------------------------------------------
@@ -500,6 +544,74 @@ def value_html(method: str, kind: str, key: str, data: Any) -> Markup:
     return Markup(f"<code>{html.escape(text)}</code>")
 
 
+QUOTED = re.compile(r'"([^"]*)"')
+"""A quoted argument of a step (``seat 1 holds "Ah Ks Qd Jc"``)."""
+
+
+def _cards_in(text: str) -> list[str]:
+    """The cards ``text`` is made of (``Ah Ks``, ``AdAdAdAd``), or [] when it is anything else."""
+    try:
+        return card_codes(text) if text.strip() else []
+    except ValueError:
+        return []
+
+
+def drawn_html(text: str) -> Markup:
+    """Text of a step or a cell, its cards drawn: a quoted argument or a whole text made of
+    cards only; everything else escaped as written."""
+    whole = _cards_in(text)
+    if whole:
+        return Markup(cards_html(whole))
+    out, at = [], 0
+    for m in QUOTED.finditer(text):
+        cards = _cards_in(m.group(1))
+        out += [
+            html.escape(text[at : m.start()]),
+            cards_html(cards) if cards else html.escape(m[0]),
+        ]
+        at = m.end()
+    return Markup("".join([*out, html.escape(text[at:])]))
+
+
+@dataclass(frozen=True)
+class ScenarioView:
+    """A Gherkin scenario under one rule of the spec site: the scenario as written, with the
+    Examples blocks (of an outline) whose rows test that rule."""
+
+    scenario: Scenario
+    blocks: tuple[Examples, ...]
+
+    @property
+    def anchor(self) -> str:
+        return f"scenario-{Path(self.scenario.file).stem}-{self.scenario.line}"
+
+    @property
+    def where(self) -> str:
+        return f"{self.scenario.file}:{self.scenario.line}"
+
+    @property
+    def text(self) -> str:
+        """Everything it says, for the offline search."""
+        steps = [f"{s.keyword} {s.text}" for s in self.scenario.steps]
+        return " ".join([self.scenario.name, *self.scenario.tags, *steps])
+
+
+def scenarios_by_rule() -> dict[str, list[ScenarioView]]:
+    """Rule ID -> the scenarios testing it, in feature-file order: a scenario under its rule tags;
+    an outline under each Examples block's rule tag (the scenario's when the block has none)."""
+    out: dict[str, list[ScenarioView]] = defaultdict(list)
+    for path in feature_paths():
+        for sc in feature_scenarios(path):
+            own = [t for t in sc.tags if RULE_ID.fullmatch(t)]
+            by_rule: dict[str, list[Examples]] = {rule: [] for rule in own} if not sc.blocks else {}
+            for block in sc.blocks:
+                for rule in [t for t in block.tags if RULE_ID.fullmatch(t)] or own:
+                    by_rule.setdefault(rule, []).append(block)
+            for rule, blocks in by_rule.items():
+                out[rule].append(ScenarioView(sc, tuple(blocks)))
+    return out
+
+
 def card_suit(letter: str) -> str:
     symbol = SUIT_SYMBOLS.get(letter, letter)
     return f'<span class="suit {SUIT_COLOUR.get(letter, "black")}">{html.escape(symbol)}</span>'
@@ -555,19 +667,21 @@ def _environment() -> jinja2.Environment:
     )
     env.filters["cards"] = lambda codes: Markup(cards_html(codes))
     env.filters["shown"] = shown
+    env.filters["drawn"] = drawn_html
     env.globals["value_html"] = value_html
     env.globals["statuses"] = STATUSES
     return env
 
 
 def build_site(reports: list[Path], out: Path) -> None:
-    """Write the conformance site of ``reports`` (one per engine) into ``out``: index.html (per
-    variant a matrix of rules x engines), rules/ID.html, engines/SLUG.html, badges/SLUG.svg,
-    style.css; pages and badges an earlier site left there (an engine no longer reported) are
-    removed. Raises ReportError naming a file that is not a conformance report."""
+    """Write the conformance site of ``reports`` (single reports, one per engine, or combined
+    reports of several) into ``out``: index.html (per variant a matrix of rules x engines),
+    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css; pages and badges an earlier
+    site left there (an engine no longer reported) are removed. Raises ReportError naming a file
+    that is not a conformance report."""
     if not reports:
         raise ReportError("no report given: pass one or more --conformance-report files")
-    runs = [load_run(Path(p)) for p in reports]
+    runs = [run for p in reports for run in load_runs(Path(p))]
     _unique_slugs(runs)
     catalogue = load_catalogue()
     items = collect_items(runs)
@@ -725,14 +839,16 @@ SPEC_PAGES = (("errata", "errata.md", "Errata"), ("protocol", "protocol.md", "Th
 
 def build_spec_site(out: Path) -> None:
     """Write the spec as a site into ``out``, from spec/ and features/ alone: an index of the
-    rules, a page per rule (its text, sources, variants and every table case drawn with its
-    expected answer and why), the errata and the protocol, and search.html (a search that works
-    offline: its index is in the page)."""
+    rules, a page per rule (its text, sources, variants, every table case drawn with its
+    expected answer and why, and every Gherkin scenario testing it: its steps, cards drawn, with
+    its tags and feature file:line), the errata and the protocol, and search.html (a search that
+    works offline: its index is in the page)."""
     catalogue = load_catalogue()
     by_rule_variant: dict[tuple[str, str], list[Item]] = defaultdict(list)
     for case in load_cases():
         item = Item(f"{case.file}::{case.id}", case.rule, case.variant, case, {})
         by_rule_variant[(case.rule, case.variant)].append(item)
+    scenarios = scenarios_by_rule()
     env = _environment()
     out.mkdir(parents=True, exist_ok=True)
     (out / "rules").mkdir(exist_ok=True)
@@ -755,10 +871,19 @@ def build_spec_site(out: Path) -> None:
             rule=rule,
             statement=markdown_html(statement),
             sections=sections,
+            scenarios=scenarios.get(rule_id, []),
             **common,
         )
         cases = sum(len(section["items"]) for section in sections)
-        entries.append({"id": rule_id, "title": rule.title, "cases": cases, "text": statement})
+        entries.append(
+            {
+                "id": rule_id,
+                "title": rule.title,
+                "cases": cases,
+                "scenarios": len(scenarios.get(rule_id, [])),
+                "text": statement,
+            }
+        )
     for name, file, title in SPEC_PAGES:
         text = (SPEC_DIR / file).read_text(encoding="utf-8")
         _render(
@@ -771,7 +896,14 @@ def build_spec_site(out: Path) -> None:
             **common,
         )
         entries.append(
-            {"id": title, "title": file, "cases": 0, "text": text, "url": f"{name}.html"}
+            {
+                "id": title,
+                "title": file,
+                "cases": 0,
+                "scenarios": 0,
+                "text": text,
+                "url": f"{name}.html",
+            }
         )
     search = [
         {
@@ -792,6 +924,16 @@ def build_spec_site(out: Path) -> None:
         for items in by_rule_variant.values()
         for item in items
         if item.case is not None
+    ]
+    search += [
+        {
+            "id": view.scenario.name,
+            "title": f"{rule_id} scenario, {view.where}",
+            "url": f"rules/{rule_id}.html#{view.anchor}",
+            "text": " ".join(view.text.split()).lower(),
+        }
+        for rule_id in catalogue
+        for view in scenarios.get(rule_id, [])
     ]
     index_json = json.dumps(search, ensure_ascii=True).replace("</", "<\\/")
     _render(

@@ -17,11 +17,10 @@ from typing import Any
 import jsonschema
 
 from pinochle_adapters.protocol import PROTOCOL_VERSION, RULE_METHODS
+from pytest_pinochle.compare import KINDS, Mismatch, compare, compare_at, field_map, meld_diff
+from pytest_pinochle.tables import Case, load_cases
 from specdata import load_schema, variant_ids
 from specdata.files import write_atomic
-
-from .compare import KINDS, Mismatch, compare, compare_at, field_map, meld_diff
-from .tables import Case, load_cases
 
 FORMAT_VERSION = 3
 """Version of the export file's layout (2: the comparison is the per-method field map; 3: the

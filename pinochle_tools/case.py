@@ -21,13 +21,13 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
+from pytest_pinochle.house_rules import DERIVED, SKIP
+from pytest_pinochle.session import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine
+from pytest_pinochle.tables import load_cases, request_line
 from specdata import FEATURES_DIR
 
 from . import export
-from .house_rules import DERIVED, SKIP
 from .scenario_capture import CaptureError, capture_scenarios
-from .session import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine
-from .tables import load_cases, request_line
 
 PASSED, FAILED, USAGE = 0, 1, 2
 """Exit statuses: the answer conforms (or the case does not apply); a wrong answer or an engine

@@ -20,12 +20,11 @@ from typing import Any
 
 import pytest
 
+from pytest_pinochle.compare import field_map
+from pytest_pinochle.driver import SITUATION_KEY, Situation
+from pytest_pinochle.tables import shown_path
+from pytest_pinochle.tags import rule_of, uses_of
 from specdata import FEATURES_DIR
-
-from .compare import field_map
-from .driver import SITUATION_KEY, Situation
-from .tables import shown_path
-from .tags import rule_of, uses_of
 
 OPTION = "--capture-scenarios"
 """The child run's option: where to write the captured records (JSON)."""
@@ -187,7 +186,7 @@ class Capture:
             current.problems.append(
                 f"the Then step {step.name!r} ({name}) records no expectation the export can "
                 "carry: record it through Situation.expect/expect_at/expect_meld, or teach "
-                "pytest_pinochle.scenario_capture its meaning"
+                "pinochle_tools.scenario_capture its meaning"
             )
 
     def pytest_bdd_after_scenario(

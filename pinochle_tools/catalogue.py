@@ -1,5 +1,5 @@
-"""The rule catalogue and its coverage: which rule is tested where, per variant, and the table of
-the variants side by side (``pinochle spec coverage|variants``)."""
+"""The rule catalogue's coverage: which rule is tested where, per variant, and the table of the
+variants side by side (``pinochle spec coverage|variants``); the catalogue is specdata.rules."""
 
 from __future__ import annotations
 
@@ -12,53 +12,24 @@ from typing import Any
 
 from gherkin.parser import Parser
 
+from pytest_pinochle.tables import load_cases, shown_path
 from specdata import (
     FEATURES_DIR,
     RULE_ID,
-    RULES_DIR,
     SPEC_DIR,
     VARIANTS_DIR,
     load_yaml,
     variant_ids,
 )
-
-from .tables import load_cases, shown_path
+from specdata.rules import Rule, load_catalogue
 
 COVERAGE_MD = SPEC_DIR / "coverage.md"
 README_MD = SPEC_DIR / "README.md"
 
-RULE_HEADING = re.compile(rf"^## (?P<id>{RULE_ID.pattern}):\s*(?P<title>.*?)\s*$")
-VARIANTS_BULLET = re.compile(r"^- \*\*Variants:\*\*\s*(?P<variants>.*?)\s*$")
-VALUES_PREFIX = "- **Values:** "
 VARIANTS_BLOCK = re.compile(
     r"(?P<begin><!-- BEGIN variants-table.*?-->)(?P<body>.*?)(?P<end><!-- END variants-table -->)",
     re.DOTALL,
 )
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A rule of the catalogue: its ID, title, chapter and the variants it applies to."""
-
-    id: str
-    title: str
-    file: str
-    line: int
-    variants: tuple[str, ...]
-    refuse_only: tuple[str, ...] = ()
-    """Variants whose value of the rule is ``none`` or ``never``: every attempt is refused, so
-    only a negative case can exist there."""
-
-
-def _refuse_only(values: str, variants: Sequence[str]) -> tuple[str, ...]:
-    """The variants a ``- **Values:**`` text gives as ``none`` or ``never`` (``single-deck never
-    allowed``)."""
-    out = []
-    for chunk in values.split(";"):
-        words = chunk.split()
-        if len(words) > 1 and words[0] in variants and words[1] in ("none", "never"):
-            out.append(words[0])
-    return tuple(out)
 
 
 @dataclass(frozen=True)
@@ -76,9 +47,31 @@ class Evidence:
     """False for a rule the case only uses: it counts for names, not for coverage."""
 
 
+@dataclass(frozen=True)
+class Step:
+    """A Gherkin step as written: keyword, text, line, and its doc string or data table."""
+
+    keyword: str
+    text: str
+    line: int
+    doc: str | None = None
+    table: tuple[tuple[str, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Examples:
+    """An Examples block of a Scenario Outline: its own tags, line, header and rows."""
+
+    tags: tuple[str, ...]
+    line: int
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+
+
 @dataclass
 class Scenario:
-    """A Gherkin scenario as the coverage sees it: its name, place and tags (the feature's too)."""
+    """A Gherkin scenario as the coverage and the spec site see it: its name, place and tags (the
+    feature's too), and as written: description, background steps, steps, Examples blocks."""
 
     name: str
     file: str
@@ -86,6 +79,10 @@ class Scenario:
     tags: list[str] = field(default_factory=list)
     examples: list[list[str]] = field(default_factory=list)
     """The tags of each Examples block (a block's rule tag is the tested rule of its rows)."""
+    description: str = ""
+    background: list[Step] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    blocks: list[Examples] = field(default_factory=list)
 
     @property
     def rows(self) -> list[list[str]]:
@@ -93,48 +90,48 @@ class Scenario:
         return [self.tags + tags for tags in self.examples] or [self.tags]
 
 
-def load_catalogue(rules_dir: Path = RULES_DIR) -> dict[str, Rule]:
-    """The rule catalogue: every ``## ID: title`` heading of spec/rules/*.md with its variants."""
-    rules: dict[str, Rule] = {}
-    for path in sorted(rules_dir.glob("*.md")):
-        lines = path.read_text(encoding="utf-8").splitlines()
-        for i, text in enumerate(lines):
-            m = RULE_HEADING.match(text)
-            if not m:
-                continue
-            variants: tuple[str, ...] = ()
-            values = ""
-            body = lines[i + 1 :]
-            for n, after in enumerate(body):
-                if after.startswith("## ") or after.startswith("# "):
-                    break
-                vm = VARIANTS_BULLET.match(after)
-                if vm:
-                    variants = tuple(v.strip() for v in vm["variants"].split(",") if v.strip())
-                if after.startswith(VALUES_PREFIX):
-                    more = [x.strip() for x in body[n + 1 :] if x.startswith("  ")]
-                    values = " ".join([after.removeprefix(VALUES_PREFIX), *more])
-                    break
-            rules[m["id"]] = Rule(
-                m["id"],
-                m["title"],
-                shown_path(path),
-                i + 1,
-                variants,
-                _refuse_only(values, variants),
-            )
-    return rules
-
-
 def _names(tags: Iterable[Mapping[str, object]]) -> list[str]:
     return [str(t["name"]).lstrip("@") for t in tags]
 
 
+def _cells(row: Mapping[str, Any]) -> tuple[str, ...]:
+    return tuple(str(c["value"]) for c in row["cells"])
+
+
+def _steps(steps: Iterable[Mapping[str, Any]]) -> list[Step]:
+    out = []
+    for s in steps:
+        doc = s.get("docString")
+        table = s.get("dataTable")
+        out.append(
+            Step(
+                str(s["keyword"]).strip(),
+                str(s["text"]),
+                int(s["location"]["line"]),
+                None if doc is None else str(doc["content"]),
+                tuple(_cells(r) for r in table["rows"]) if table else (),
+            )
+        )
+    return out
+
+
+def _examples(block: Mapping[str, Any]) -> Examples:
+    header = block.get("tableHeader")
+    return Examples(
+        tuple(_names(block.get("tags", []))),
+        int(block["location"]["line"]),
+        _cells(header) if header else (),
+        tuple(_cells(r) for r in block.get("tableBody", [])),
+    )
+
+
 def feature_scenarios(path: Path) -> list[Scenario]:
-    """Scenarios of a .feature file, read by the official Gherkin parser, with their tags.
+    """Scenarios of a .feature file, read by the official Gherkin parser, with their tags and
+    steps.
 
     A scenario carries its feature's and its rule's tags, as pytest-bdd applies them, and the
-    tags of each of its Examples blocks apart.
+    tags of each of its Examples blocks apart; its background steps are the feature's and its
+    rule's.
     """
     document = Parser().parse(path.read_text(encoding="utf-8"))
     feature = document.get("feature")
@@ -143,18 +140,32 @@ def feature_scenarios(path: Path) -> list[Scenario]:
     file = shown_path(path)
     out: list[Scenario] = []
 
-    def visit(children: list[Any], tags: list[str]) -> None:
+    def visit(children: list[Any], tags: list[str], background: list[Step]) -> None:
         for child in children:
-            if "rule" in child:
+            if "background" in child:
+                background = background + _steps(child["background"]["steps"])
+            elif "rule" in child:
                 rule = child["rule"]
-                visit(rule["children"], tags + _names(rule["tags"]))
+                visit(rule["children"], tags + _names(rule["tags"]), background)
             elif "scenario" in child:
                 sc = child["scenario"]
                 line = int(sc["location"]["line"])
-                blocks = [_names(ex.get("tags", [])) for ex in sc.get("examples", [])]
-                out.append(Scenario(sc["name"], file, line, tags + _names(sc["tags"]), blocks))
+                blocks = [_examples(ex) for ex in sc.get("examples", [])]
+                out.append(
+                    Scenario(
+                        sc["name"],
+                        file,
+                        line,
+                        tags + _names(sc["tags"]),
+                        [list(b.tags) for b in blocks],
+                        str(sc.get("description") or "").strip(),
+                        background,
+                        _steps(sc["steps"]),
+                        blocks,
+                    )
+                )
 
-    visit(feature["children"], _names(feature["tags"]))
+    visit(feature["children"], _names(feature["tags"]), [])
     return out
 
 
