@@ -10,6 +10,7 @@ from typing import ClassVar
 import pytest
 
 from pinochle_adapters import client, errors, sdk
+from tests.test_layers import PACKAGES
 
 
 def test_each_side_of_the_wire_names_unsupported_its_own_way() -> None:
@@ -48,10 +49,7 @@ def test_every_public_name_is_there(module: str) -> None:
     assert [name for name in imported.__all__ if not hasattr(imported, name)] == []
 
 
-@pytest.mark.parametrize(
-    "package",
-    ["specdata", "reference_engine", "pinochle_adapters", "pytest_pinochle", "pinochle_fuzz"],
-)
+@pytest.mark.parametrize("package", PACKAGES)
 def test_every_typed_package_says_so(package: str) -> None:
     """PEP 561: a ``py.typed`` beside the package's ``__init__`` (tests/test_wheel.py checks
     that the wheel carries it)."""

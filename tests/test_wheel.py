@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.suite_runs import AT_ONCE, started
+from tests.test_layers import PACKAGES
 
 pytestmark = pytest.mark.slow  # builds the wheel and a fresh virtualenv
 
@@ -126,8 +127,8 @@ def test_pinochle_test_help_leads_with_the_pinochle_options(
     assert "PytestAssertRewriteWarning" not in done.stdout + done.stderr
 
 
-TYPED = ("specdata", "reference_engine", "pinochle_adapters", "pytest_pinochle", "pinochle_fuzz")
-"""The packages whose hints are public (PEP 561): engine authors type-check against them."""
+TYPED = PACKAGES
+"""The packages whose hints are public (PEP 561): every package of the tree, the CLI too."""
 
 
 def test_the_wheel_ships_a_py_typed_in_every_typed_package(installed: Path) -> None:
