@@ -30,9 +30,18 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
         f"reference_engine.{rule}": ("json", "jsonschema")
         for rule in ("cards", "meld", "tricks", "auction", "scoring", "hand", "game", "actions")
     },
-    "pinochle_adapters.protocol": ("reference_engine", "pytest_pinochle", "pinochle_cli"),
-    "pinochle_adapters.client": ("reference_engine", "pytest_pinochle", "pinochle_cli"),
-    "pinochle_adapters.sdk": ("reference_engine", "pytest_pinochle", "pinochle_cli"),
+    **{
+        f"pinochle_adapters.{part}": ("reference_engine", "pytest_pinochle", "pinochle_cli")
+        for part in (
+            "protocol",
+            "errors",
+            "inprocess",
+            "transports",
+            "processes",
+            "client",
+            "sdk",
+        )
+    },
     "pinochle_adapters.reference": ("pytest_pinochle", "pinochle_cli"),
     "pytest_pinochle": (
         "reference_engine",
