@@ -9,7 +9,6 @@ transport: ``inprocess`` for a server object, ``transports`` (and ``processes``)
 from __future__ import annotations
 
 import contextlib
-import functools
 import importlib
 import itertools
 import json
@@ -19,6 +18,7 @@ from collections import deque
 from typing import Any, Protocol, TextIO
 
 import specdata
+from specdata import shorten
 
 from . import protocol
 from .errors import (
@@ -35,7 +35,7 @@ from .errors import (
 )
 from .errors import TransportError as _TransportError
 from .inprocess import WATCH_INTERVAL, InProcessTransport, LineServer
-from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, UNSUPPORTED
+from .protocol import MAX_LINE_BYTES, MESSAGE_LIMIT, PROTOCOL_VERSION, UNSUPPORTED
 from .transports import (
     STDERR_LINE_LIMIT,
     STDERR_LINES,
@@ -357,7 +357,7 @@ class Engine:
             self._stop_quietly()
             raise self._fail(
                 BadReply,
-                f"{method}: the reply has id {protocol.shorten(repr(message.get('id')))}, "
+                f"{method}: the reply has id {shorten(repr(message.get('id')), MESSAGE_LIMIT)}, "
                 f"the request had id {request_id}",
                 reply,
             )
@@ -367,14 +367,14 @@ class Engine:
                 # A declared gap, not a fault: the caller skips with the engine's own words.
                 raise UnsupportedReply(
                     f"engine does not support this {method}: "
-                    + protocol.shorten(str(error["message"])),
+                    + shorten(str(error["message"]), MESSAGE_LIMIT),
                     reply,
                 )
             name = protocol.ERROR_NAMES.get(error["code"], "error")
             raise self._fail(
                 ErrorReply,
                 f"{method}: the engine answered with an error {error['code']} ({name}): "
-                f"{protocol.shorten(str(error['message']))}",
+                f"{shorten(str(error['message']), MESSAGE_LIMIT)}",
                 reply,
             )
         result = message["result"]
@@ -524,39 +524,20 @@ def _capped_names(info: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(engine, dict):
         return info
     capped = {
-        key: protocol.shorten(value, NAME_LIMIT) if isinstance(value, str) else value
+        key: shorten(value, NAME_LIMIT) if isinstance(value, str) else value
         for key, value in engine.items()
     }
     return {**info, "engine": capped}
 
 
-@functools.cache
 def protocol_defaults(variant: str) -> dict[str, str]:
     """Option name -> default value of a variant of the spec (empty for an unknown variant)."""
-    path = specdata.VARIANTS_DIR / f"{variant}.yaml"
-    if not path.exists():
-        return {}
-    data = specdata.load_yaml(path)
-    return {
-        name: protocol.option_text(spec.get("default"))
-        for name, spec in (data.get("options") or {}).items()
-        if spec.get("default") is not None
-    }
+    return specdata.option_defaults(variant)
 
 
-@functools.cache
 def option_methods(variant: str) -> dict[str, tuple[str, ...]]:
-    """Option name -> the methods whose answers it can change, for options that say (the
-    variant file's ``methods``); an option that does not say can change any."""
-    path = specdata.VARIANTS_DIR / f"{variant}.yaml"
-    if not path.exists():
-        return {}
-    data = specdata.load_yaml(path)
-    return {
-        name: tuple(spec["methods"])
-        for name, spec in (data.get("options") or {}).items()
-        if spec.get("methods")
-    }
+    """Option name -> the methods whose answers it can change (the variant file's ``methods``)."""
+    return specdata.option_methods(variant)
 
 
 # --- opening engines ----------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 import jsonschema
 
-from specdata import load_schema, shown
+from specdata import load_schema, shorten, shown
 
 from .actions import parse, text
 from .cards import SUITS, card_code, from_counts, sort_key
@@ -27,6 +27,8 @@ FORMAT = "pinochle-game-record"
 VERSION = 1
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 """The largest record file read (a 60-hand double-deck game is about 200 KB)."""
+SCHEMA_MESSAGE_LIMIT = 200
+"""Longest schema complaint a record error quotes (characters)."""
 ACTION_HELP = "'bid 55', 'pass', 'trump h', 'give Ts Ah ...', 'throw-in', 'play-on', 'play Ah'"
 
 
@@ -122,8 +124,7 @@ def _schema_message(error: jsonschema.ValidationError) -> str:
         return f"expected {error.validator_value}, got {type(error.instance).__name__}"
     if error.validator == "pattern" and list(error.absolute_path)[-1:] == ["action"]:
         return f"{shown(error.instance)} is not a canonical action string ({ACTION_HELP})"
-    message = error.message
-    return message if len(message) <= 200 else message[:197] + "..."
+    return shorten(error.message, SCHEMA_MESSAGE_LIMIT, count=False)
 
 
 def _actions(number: int, steps: list[dict[str, Any]]) -> list[int]:
