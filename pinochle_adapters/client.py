@@ -17,7 +17,6 @@ import time
 from collections import deque
 from typing import Any, Protocol, TextIO
 
-import specdata
 from specdata import shorten
 
 from . import protocol
@@ -73,8 +72,6 @@ __all__ = [
     "load_server",
     "open_engine",
     "open_in_process",
-    "option_methods",
-    "protocol_defaults",
 ]
 
 DEFAULT_TIMEOUT = 5.0
@@ -126,7 +123,7 @@ class _Transport(Protocol):
 
 
 class Engine:
-    """A running engine: ``call`` a protocol method, ask why a case would be skipped, close.
+    """A running engine: ``call`` a protocol method, close.
 
     ``info`` is the ``initialize`` result (None when the engine could not be initialised; then
     every call raises EngineError with the reason). A dead or killed engine is restarted, and
@@ -357,7 +354,8 @@ class Engine:
             self._stop_quietly()
             raise self._fail(
                 BadReply,
-                f"{method}: the reply has id {shorten(repr(message.get('id')), MESSAGE_LIMIT)}, "
+                f"{method}: the reply has id "
+                f"{shorten(repr(message.get('id')), MESSAGE_LIMIT)}, "
                 f"the request had id {request_id}",
                 reply,
             )
@@ -392,7 +390,11 @@ class Engine:
         return result
 
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """The engine's result for one protocol method; raises EngineError if it fails to answer."""
+        """The engine's result for one protocol method; raises EngineError if it fails to answer.
+
+        ``params`` are sent as given: which options to leave out, and which cases to skip, is the
+        suite's policy over what the engine declared (``pytest_pinochle.house_rules``).
+        """
         if method not in protocol.RULE_METHODS:
             raise ValueError(f"not a rule method of the protocol: {method!r}")
         given_up = self._given_up(method)
@@ -402,65 +404,7 @@ class Engine:
         timeout = self.timeout
         if self.deadline is not None:  # no call runs past the run's budget
             timeout = max(min(timeout, self.deadline - time.monotonic()), 0.001)
-        return self._exchange(method, self._with_declared_options(params), timeout)
-
-    def _with_declared_options(self, params: dict[str, Any]) -> dict[str, Any]:
-        """``params`` without the options the engine did not declare but plays by default.
-
-        An omitted option means the variant's default (spec/protocol.md, "Capabilities"), so a
-        case that spells a default out runs on an engine that declares no such option.
-        """
-        options = params.get("options")
-        if not self.info or not isinstance(options, dict) or not options:
-            return params
-        declared = self._declared_options(str(params.get("variant")))
-        if declared is None:
-            return params
-        kept = {k: v for k, v in options.items() if k in declared}
-        return params if len(kept) == len(options) else {**params, "options": kept}
-
-    def _declared_options(self, variant: str) -> dict[str, list[str]] | None:
-        for v in (self.info or {}).get("variants", []):
-            if v.get("id") == variant:
-                return {k: [str(x) for x in vals] for k, vals in v.get("options", {}).items()}
-        return None
-
-    def skip_reason(self, method: str, variant: str, options: dict[str, Any]) -> str | None:
-        """Why a case must be skipped: a method, variant or option value the engine does not play.
-
-        An option the engine does not declare is played at the variant's default; an option it
-        declares plays only the values it lists (one value: its house rule, so a case needing the
-        default is skipped as ``engine plays name=value``). None when the engine plays it all,
-        and also when the engine could not be initialised (then the call raises EngineError and
-        the case is errored, not skipped).
-        """
-        if not self.info:
-            return None
-        if method not in self.info.get("methods", []):
-            return f"no method {method}"
-        declared = self._declared_options(variant)
-        if declared is None:
-            return f"engine does not implement {variant}"
-        defaults = protocol_defaults(variant)
-        # A house rule needs the default's cases skipped only where it can change the answer.
-        affects = option_methods(variant)
-        wanted = {
-            name: defaults[name]
-            for name in declared
-            if name in defaults and method in affects.get(name, (method,))
-        }
-        wanted.update({k: protocol.option_text(v) for k, v in options.items()})
-        for name, value in wanted.items():
-            values = declared.get(name)
-            if values is None:
-                if value == defaults.get(name, value):
-                    continue  # omitted option = the variant's default
-                return f"engine does not declare option {name}={value}"
-            if value not in values:
-                if len(values) == 1:
-                    return f"engine plays {name}={values[0]} (the case needs {name}={value})"
-                return f"engine does not declare option {name}={value}"
-        return None
+        return self._exchange(method, params, timeout)
 
     def close(self) -> None:
         """Ask the engine to shut down, then stop it (killing it if it does not exit); never raises.
@@ -528,16 +472,6 @@ def _capped_names(info: dict[str, Any]) -> dict[str, Any]:
         for key, value in engine.items()
     }
     return {**info, "engine": capped}
-
-
-def protocol_defaults(variant: str) -> dict[str, str]:
-    """Option name -> default value of a variant of the spec (empty for an unknown variant)."""
-    return specdata.option_defaults(variant)
-
-
-def option_methods(variant: str) -> dict[str, tuple[str, ...]]:
-    """Option name -> the methods whose answers it can change (the variant file's ``methods``)."""
-    return specdata.option_methods(variant)
 
 
 # --- opening engines ----------------------------------------------------------------------------
