@@ -146,7 +146,10 @@ def schema_error(instance: Any, name: str, root: str) -> str | None:
         return None
     # The most relevant of the first few errors: a line of 150,000 bad cards must not make the
     # server rank 150,000 errors before it answers.
-    error = schema.best_error(instance, ERRORS_RANKED)
+    try:
+        error = schema.best_error(instance, ERRORS_RANKED)
+    except RecursionError:  # nested deeper than Python recursion: the compiled check words it
+        error = None
     if error is None:  # jsonschema finds nothing, or cannot recurse that deep
         message = schema.fast_message(instance, root) or f"{root}: fails {name}"
     else:
