@@ -2,24 +2,22 @@
 
 Decides how long to wait, when to restart and when to give up, and turns every way an engine fails
 into one ``EngineError`` subclass with a one-line reason. It imports no engine: an in-process engine
-is any ``LineServer``, and both paths exchange the same JSON-RPC lines.
+is any ``LineServer``, and both paths exchange the same JSON-RPC lines. The lines travel through a
+transport: ``inprocess`` for a server object, ``transports`` (and ``processes``) for a subprocess.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import functools
 import importlib
 import itertools
 import json
-import queue
 import threading
 import time
 from collections import deque
 from typing import Any, Protocol, TextIO
 
-import specdata
+from specdata import shorten
 
 from . import protocol
 from .errors import (
@@ -35,7 +33,8 @@ from .errors import (
     one_line,
 )
 from .errors import TransportError as _TransportError
-from .protocol import MAX_LINE_BYTES, PROTOCOL_VERSION, UNSUPPORTED
+from .inprocess import WATCH_INTERVAL, InProcessTransport, LineServer
+from .protocol import MAX_LINE_BYTES, MESSAGE_LIMIT, PROTOCOL_VERSION, UNSUPPORTED
 from .transports import (
     STDERR_LINE_LIMIT,
     STDERR_LINES,
@@ -73,8 +72,6 @@ __all__ = [
     "load_server",
     "open_engine",
     "open_in_process",
-    "option_methods",
-    "protocol_defaults",
 ]
 
 DEFAULT_TIMEOUT = 5.0
@@ -102,20 +99,12 @@ WORDING_LIMIT = 65536
 reply (``_capped``): the explanation must not cost more than the engine's own answer."""
 STOP_GRACE = 0.5
 """Seconds an engine has to exit after ``shutdown`` and the end of its stdin before it is killed."""
-WATCH_INTERVAL = 0.05
 NAME_LIMIT = 100
 """Longest engine name or version kept from ``initialize`` (characters): the engine's own words
 name files and head every page of the report site, so they are capped as quotes are."""
-"""How often the in-process watchdog looks at the clock (the most a timeout can overshoot)."""
 
 
-# --- transports ---------------------------------------------------------------------------------
-
-
-class LineServer(Protocol):
-    """An in-process engine: one request line in, one reply line out (``sdk.Server`` is one)."""
-
-    def handle_line(self, line: str) -> str: ...
+# --- the engine's transport ---------------------------------------------------------------------
 
 
 class _Transport(Protocol):
@@ -130,164 +119,11 @@ class _Transport(Protocol):
     def stop(self, timeout: float) -> None: ...
 
 
-class _Interrupted(BaseException):
-    """Raised inside an in-process call that overran its timeout (not an Exception, so an
-    engine's ``except Exception`` cannot swallow it)."""
-
-
-def _set_async_exc(thread_id: int, exc: type[BaseException] | None) -> None:
-    """Raise ``exc`` in thread ``thread_id`` at its next bytecode (None: cancel a pending one)."""
-    ctypes.pythonapi.PyThreadState_SetAsyncExc(
-        ctypes.c_ulong(thread_id), ctypes.py_object(exc) if exc is not None else None
-    )
-
-
-class _Worker:
-    """A thread running in-process calls for a caller that may stop waiting for it."""
-
-    def __init__(self) -> None:
-        self.jobs: queue.SimpleQueue[tuple[LineServer, str] | None] = queue.SimpleQueue()
-        self.results: queue.SimpleQueue[tuple[bool, str | BaseException]] = queue.SimpleQueue()
-        threading.Thread(target=self._run, daemon=True, name="pinochle-engine-call").start()
-
-    def _run(self) -> None:
-        while (job := self.jobs.get()) is not None:
-            server, line = job
-            try:
-                self.results.put((True, server.handle_line(line)))
-            except BaseException as e:  # handed to the caller, which words it
-                self.results.put((False, e))
-
-
-class _InProcess:
-    """A ``LineServer`` called directly: the same lines as a subprocess, no pipe, same timeout.
-
-    Trusted servers (the suite's own reference engine) run in the caller's thread and a watchdog
-    thread interrupts a call that overruns (an exception raised at its next Python bytecode): no
-    thread hand-off per call. Untrusted ones run in a worker thread the caller stops waiting for.
-    Neither can kill a thread: a trusted call stuck outside Python bytecode (in C code) cannot be
-    interrupted, and an untrusted call that overran keeps its worker thread (and a CPU share) until
-    it returns; a fresh worker serves the next call. Run untrusted code as a subprocess engine.
-    """
-
-    def __init__(self, server: LineServer, *, trusted: bool) -> None:
-        self._server = server
-        self._trusted = trusted and hasattr(ctypes, "pythonapi")
-        name = getattr(server, "name", None)
-        self.description = (
-            f"{name if isinstance(name, str) else type(server).__name__} (in-process)"
-        )
-        self.exits: list[str] = []
-        self._worker: _Worker | None = None
-        self._lock = threading.Lock()
-        self._deadline: float | None = None
-        self._caller = 0
-        self._fired = False
-        self._watching = False
-        self._generation = 0
-
-    def start(self) -> None:
-        """Nothing to start: the server object lives as long as this transport."""
-
-    def exchange(self, line: str, timeout: float) -> str:
-        if self._trusted:
-            return self._call_watched(line, timeout)
-        return self._call_in_worker(line, timeout)
-
-    def _call_in_worker(self, line: str, timeout: float) -> str:
-        if self._worker is None:
-            self._worker = _Worker()
-        worker = self._worker
-        worker.jobs.put((self._server, line))
-        try:
-            ok, value = worker.results.get(timeout=timeout)
-        except queue.Empty:
-            worker.jobs.put(None)  # it retires once the overrunning call returns
-            self._worker = None
-            raise _TransportError(
-                EngineTimeout,
-                f"no reply within {timeout:g} s (the in-process call was abandoned; its thread "
-                "runs on until the call returns)",
-            ) from None
-        return self._checked(ok, value)
-
-    def _call_watched(self, line: str, timeout: float) -> str:
-        with self._lock:
-            self._deadline = time.monotonic() + timeout
-            self._caller = threading.get_ident()
-            self._fired = False
-        self._ensure_watchdog()
-        try:
-            try:
-                reply = self._server.handle_line(line)
-            finally:
-                late = self._disarm()
-        except _Interrupted:
-            self._disarm()
-            late = True
-        except Exception as e:
-            return self._checked(False, e)
-        if late:
-            raise _TransportError(
-                EngineTimeout, f"no reply within {timeout:g} s (the in-process call was stopped)"
-            )
-        return reply
-
-    def _disarm(self) -> bool:
-        """End the watch over the current call; True if it overran its deadline."""
-        with self._lock:
-            self._deadline = None
-            fired, self._fired = self._fired, False
-            if fired:
-                _set_async_exc(self._caller, None)  # one not yet delivered must never be
-        return fired
-
-    def _ensure_watchdog(self) -> None:
-        if not self._watching:
-            self._watching = True
-            self._generation += 1
-            threading.Thread(
-                target=self._watch, args=(self._generation,), daemon=True, name="pinochle-watchdog"
-            ).start()
-
-    def _watch(self, generation: int) -> None:
-        # Polls rather than being woken per call: waking a thread costs more than a meld answer.
-        while self._watching and self._generation == generation:
-            time.sleep(WATCH_INTERVAL)
-            with self._lock:
-                deadline = self._deadline
-                if deadline is not None and not self._fired and time.monotonic() >= deadline:
-                    self._fired = True
-                    _set_async_exc(self._caller, _Interrupted)
-
-    @staticmethod
-    def _checked(ok: bool, value: str | BaseException) -> str:
-        if isinstance(value, BaseException) or not ok:
-            raise _TransportError(
-                EngineCrashed, f"the in-process server raised {one_line(value)}", restart=False
-            )
-        if not isinstance(value, str):
-            raise _TransportError(
-                BadReply, f"the in-process server returned {type(value).__name__}, not a line"
-            )
-        return value
-
-    def stderr_tail(self) -> str:
-        return ""
-
-    def stop(self, timeout: float) -> None:
-        """Retire the worker and the watchdog (threads still in a call end when it returns)."""
-        self._watching = False
-        if self._worker is not None:
-            self._worker.jobs.put(None)
-            self._worker = None
-
-
 # --- the engine ---------------------------------------------------------------------------------
 
 
 class Engine:
-    """A running engine: ``call`` a protocol method, ask why a case would be skipped, close.
+    """A running engine: ``call`` a protocol method, close.
 
     ``info`` is the ``initialize`` result (None when the engine could not be initialised; then
     every call raises EngineError with the reason). A dead or killed engine is restarted, and
@@ -518,7 +354,8 @@ class Engine:
             self._stop_quietly()
             raise self._fail(
                 BadReply,
-                f"{method}: the reply has id {protocol.shorten(repr(message.get('id')))}, "
+                f"{method}: the reply has id "
+                f"{shorten(repr(message.get('id')), MESSAGE_LIMIT)}, "
                 f"the request had id {request_id}",
                 reply,
             )
@@ -528,14 +365,14 @@ class Engine:
                 # A declared gap, not a fault: the caller skips with the engine's own words.
                 raise UnsupportedReply(
                     f"engine does not support this {method}: "
-                    + protocol.shorten(str(error["message"])),
+                    + shorten(str(error["message"]), MESSAGE_LIMIT),
                     reply,
                 )
             name = protocol.ERROR_NAMES.get(error["code"], "error")
             raise self._fail(
                 ErrorReply,
                 f"{method}: the engine answered with an error {error['code']} ({name}): "
-                f"{protocol.shorten(str(error['message']))}",
+                f"{shorten(str(error['message']), MESSAGE_LIMIT)}",
                 reply,
             )
         result = message["result"]
@@ -553,7 +390,11 @@ class Engine:
         return result
 
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
-        """The engine's result for one protocol method; raises EngineError if it fails to answer."""
+        """The engine's result for one protocol method; raises EngineError if it fails to answer.
+
+        ``params`` are sent as given: which options to leave out, and which cases to skip, is the
+        suite's policy over what the engine declared (``pytest_pinochle.house_rules``).
+        """
         if method not in protocol.RULE_METHODS:
             raise ValueError(f"not a rule method of the protocol: {method!r}")
         given_up = self._given_up(method)
@@ -563,65 +404,7 @@ class Engine:
         timeout = self.timeout
         if self.deadline is not None:  # no call runs past the run's budget
             timeout = max(min(timeout, self.deadline - time.monotonic()), 0.001)
-        return self._exchange(method, self._with_declared_options(params), timeout)
-
-    def _with_declared_options(self, params: dict[str, Any]) -> dict[str, Any]:
-        """``params`` without the options the engine did not declare but plays by default.
-
-        An omitted option means the variant's default (spec/protocol.md, "Capabilities"), so a
-        case that spells a default out runs on an engine that declares no such option.
-        """
-        options = params.get("options")
-        if not self.info or not isinstance(options, dict) or not options:
-            return params
-        declared = self._declared_options(str(params.get("variant")))
-        if declared is None:
-            return params
-        kept = {k: v for k, v in options.items() if k in declared}
-        return params if len(kept) == len(options) else {**params, "options": kept}
-
-    def _declared_options(self, variant: str) -> dict[str, list[str]] | None:
-        for v in (self.info or {}).get("variants", []):
-            if v.get("id") == variant:
-                return {k: [str(x) for x in vals] for k, vals in v.get("options", {}).items()}
-        return None
-
-    def skip_reason(self, method: str, variant: str, options: dict[str, Any]) -> str | None:
-        """Why a case must be skipped: a method, variant or option value the engine does not play.
-
-        An option the engine does not declare is played at the variant's default; an option it
-        declares plays only the values it lists (one value: its house rule, so a case needing the
-        default is skipped as ``engine plays name=value``). None when the engine plays it all,
-        and also when the engine could not be initialised (then the call raises EngineError and
-        the case is errored, not skipped).
-        """
-        if not self.info:
-            return None
-        if method not in self.info.get("methods", []):
-            return f"no method {method}"
-        declared = self._declared_options(variant)
-        if declared is None:
-            return f"engine does not implement {variant}"
-        defaults = protocol_defaults(variant)
-        # A house rule needs the default's cases skipped only where it can change the answer.
-        affects = option_methods(variant)
-        wanted = {
-            name: defaults[name]
-            for name in declared
-            if name in defaults and method in affects.get(name, (method,))
-        }
-        wanted.update({k: protocol.option_text(v) for k, v in options.items()})
-        for name, value in wanted.items():
-            values = declared.get(name)
-            if values is None:
-                if value == defaults.get(name, value):
-                    continue  # omitted option = the variant's default
-                return f"engine does not declare option {name}={value}"
-            if value not in values:
-                if len(values) == 1:
-                    return f"engine plays {name}={values[0]} (the case needs {name}={value})"
-                return f"engine does not declare option {name}={value}"
-        return None
+        return self._exchange(method, params, timeout)
 
     def close(self) -> None:
         """Ask the engine to shut down, then stop it (killing it if it does not exit); never raises.
@@ -685,39 +468,10 @@ def _capped_names(info: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(engine, dict):
         return info
     capped = {
-        key: protocol.shorten(value, NAME_LIMIT) if isinstance(value, str) else value
+        key: shorten(value, NAME_LIMIT) if isinstance(value, str) else value
         for key, value in engine.items()
     }
     return {**info, "engine": capped}
-
-
-@functools.cache
-def protocol_defaults(variant: str) -> dict[str, str]:
-    """Option name -> default value of a variant of the spec (empty for an unknown variant)."""
-    path = specdata.VARIANTS_DIR / f"{variant}.yaml"
-    if not path.exists():
-        return {}
-    data = specdata.load_yaml(path)
-    return {
-        name: protocol.option_text(spec.get("default"))
-        for name, spec in (data.get("options") or {}).items()
-        if spec.get("default") is not None
-    }
-
-
-@functools.cache
-def option_methods(variant: str) -> dict[str, tuple[str, ...]]:
-    """Option name -> the methods whose answers it can change, for options that say (the
-    variant file's ``methods``); an option that does not say can change any."""
-    path = specdata.VARIANTS_DIR / f"{variant}.yaml"
-    if not path.exists():
-        return {}
-    data = specdata.load_yaml(path)
-    return {
-        name: tuple(spec["methods"])
-        for name, spec in (data.get("options") or {}).items()
-        if spec.get("methods")
-    }
 
 
 # --- opening engines ----------------------------------------------------------------------------
@@ -762,13 +516,14 @@ def open_in_process(
     startup_timeout: float | None = None,
 ) -> Engine:
     """An engine answering in this process through ``server.handle_line``: the same lines as a
-    subprocess, with the same timeouts (see ``_InProcess`` for what a timeout can and cannot stop).
+    subprocess, with the same timeouts (``inprocess.InProcessTransport``: what a timeout can and
+    cannot stop).
 
     ``trusted`` is for the suite's own reference engine: its results are not re-checked against
     the result schemas (``validate=True`` checks everything anyway) and its calls run in the
     caller's thread under a watchdog. Any other server's results are checked, as a subprocess's.
     """
-    transport = _InProcess(server, trusted=trusted)
+    transport = InProcessTransport(server, trusted=trusted)
     return Engine(
         transport,
         timeout=timeout,

@@ -6,6 +6,8 @@ The client and its transports raise these; callers catch ``EngineError`` (re-exp
 
 from __future__ import annotations
 
+import specdata
+
 QUOTE_LIMIT = 500
 """Longest stretch of an engine reply quoted in an error message (characters)."""
 
@@ -82,10 +84,7 @@ def one_line(error: object) -> str:
 
 
 def _quote(text: str) -> str:
-    text = text.rstrip("\n")
-    if len(text) > QUOTE_LIMIT:
-        return repr(text[:QUOTE_LIMIT]) + f" ... ({len(text)} characters)"
-    return repr(text)
+    return specdata.shorten(text.rstrip("\n"), QUOTE_LIMIT, quote=True)
 
 
 def _indent(text: str) -> str:

@@ -6,17 +6,14 @@ against ``spec/schema/protocol/``) and words why one is not; client and server S
 
 from __future__ import annotations
 
-import itertools
 import json
 from functools import cache
 from typing import Any
 
-import jsonschema
-import jsonschema_rs
-from jsonschema.exceptions import ValidationError, best_match
 from referencing import Registry, Resource
 
 import specdata
+from specdata.schemas import Checker, where
 from specdata.vocabulary import METHODS as METHODS
 from specdata.vocabulary import RULE_METHODS as RULE_METHODS
 
@@ -126,56 +123,15 @@ def inlined_schema(name: str) -> dict[str, Any]:
 
 
 @cache
-def _validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(inlined_schema(name))
-
-
-@cache
-def _compiled(name: str) -> jsonschema_rs.Draft202012Validator:
-    """Schema ``name`` compiled by jsonschema-rs, which decides validity.
-
-    Picked by measurement: a meld result checks in ~3 us, against ~38 us with fastjsonschema and
-    ~480 us with jsonschema. Its regexes are ECMA 262 as JSON Schema says (``$`` is the very end
-    of the string); Python's ``re`` also lets ``$`` match before a final newline, so ``"Ah\\n"``
-    is refused here although jsonschema alone would let it through.
-    """
-    return jsonschema_rs.Draft202012Validator(_inline_refs(schema(name), name))
+def checker(name: str) -> Checker:
+    """Schema ``name`` (references inlined) in the one schema checker (``specdata.schemas``):
+    jsonschema-rs decides, jsonschema words a failure."""
+    return Checker(inlined_schema(name))
 
 
 def is_valid(instance: Any, name: str) -> bool:
     """Whether ``instance`` is valid against schema ``name`` (fast; no message)."""
-    try:
-        return bool(_compiled(name).is_valid(instance))
-    except Exception:  # e.g. a lone surrogate cannot cross into Rust: it is not valid text
-        return False
-
-
-def shorten(text: str, limit: int = MESSAGE_LIMIT) -> str:
-    """``text`` cut to ``limit`` characters, saying how long it was: messages stay bounded."""
-    if len(text) <= limit:
-        return text
-    return f"{text[:limit]}... ({len(text)} characters)"
-
-
-def _where(root: str, path: Any) -> str:
-    out = root
-    for key in path:
-        out += f"[{key}]" if isinstance(key, int) else f".{key}"
-    return out
-
-
-def _fast_message(instance: Any, name: str, root: str) -> str:
-    """jsonschema-rs's own wording, when jsonschema finds nothing (the verdicts differ)."""
-    try:
-        for error in _compiled(name).iter_errors(instance):
-            return f"{_where(root, error.instance_path)}: {error.message}"
-    except UnicodeError:
-        return f"{root}: holds a lone surrogate, which is not Unicode text"
-    except Exception as e:  # an instance the validator cannot even read
-        if "recursion" in str(e).lower():
-            return f"{root}: nested too deeply to check"
-        return f"{root}: cannot be checked ({type(e).__name__})"
-    return f"{root}: fails {name}"
+    return checker(name).is_valid(instance)
 
 
 def schema_error(instance: Any, name: str, root: str) -> str | None:
@@ -185,18 +141,20 @@ def schema_error(instance: Any, name: str, root: str) -> str | None:
     quotes at most MESSAGE_LIMIT characters of the value. The compiled validator decides; only a
     failure pays for jsonschema, whose messages are the clearer ones.
     """
-    if is_valid(instance, name):
+    schema = checker(name)
+    if schema.is_valid(instance):
         return None
+    # The most relevant of the first few errors: a line of 150,000 bad cards must not make the
+    # server rank 150,000 errors before it answers.
     try:
-        # The most relevant of the first few errors: a line of 150,000 bad cards must not make
-        # the server rank 150,000 errors before it answers.
-        errors = itertools.islice(_validator(name).iter_errors(instance), ERRORS_RANKED)
-        error: ValidationError | None = best_match(errors)
+        error = schema.best_error(instance, ERRORS_RANKED)
     except RecursionError:  # nested deeper than Python recursion: the compiled check words it
         error = None
-    if error is None:
-        return shorten(_fast_message(instance, name, root), 2 * MESSAGE_LIMIT)
-    return shorten(f"{_where(root, error.absolute_path)}: {error.message}", 2 * MESSAGE_LIMIT)
+    if error is None:  # jsonschema finds nothing, or cannot recurse that deep
+        message = schema.fast_message(instance, root) or f"{root}: fails {name}"
+    else:
+        message = f"{where(root, error.absolute_path)}: {error.message}"
+    return specdata.shorten(message, 2 * MESSAGE_LIMIT)
 
 
 def check_params(method: str, params: Any) -> str | None:

@@ -26,7 +26,6 @@ from .protocol import (
     PROTOCOL_VERSION,
     RULE_METHODS,
     UNSUPPORTED,
-    shorten,
 )
 
 __all__ = [
@@ -94,7 +93,8 @@ def _line(reply: dict[str, Any]) -> bytes:
 
 def _text(message: str, limit: int = ERROR_LIMIT) -> str:
     """``message`` cut to ``limit`` characters and made encodable as UTF-8."""
-    return shorten(message, limit).encode("utf-8", errors="backslashreplace").decode("utf-8")
+    text = specdata.shorten(message, limit)
+    return text.encode("utf-8", errors="backslashreplace").decode("utf-8")
 
 
 def _error(request_id: int | str | None, code: int, message: str, data: Any = None) -> bytes:

@@ -17,8 +17,7 @@ from specdata import (
     FEATURES_DIR,
     RULE_ID,
     SPEC_DIR,
-    VARIANTS_DIR,
-    load_yaml,
+    load_variant,
     variant_ids,
 )
 from specdata.rules import Rule, load_catalogue
@@ -355,8 +354,8 @@ def _cell(value: Any) -> str:
 
 def variants_table() -> str:
     """Every rules parameter of the variants side by side, then each variant's options."""
-    variants = {vid: load_yaml(VARIANTS_DIR / f"{vid}.yaml") for vid in variant_ids()}
-    flat = {vid: _flatten(v.get("rules", {})) for vid, v in variants.items()}
+    variants = {vid: load_variant(vid) for vid in variant_ids()}
+    flat = {vid: _flatten(v.rules_under()) for vid, v in variants.items()}
     keys: list[str] = []
     for vid in variants:
         keys += [k for k in flat[vid] if k not in keys]
@@ -367,12 +366,12 @@ def variants_table() -> str:
     for key in keys:
         out.append(f"| `{key}` | " + " | ".join(_cell(flat[v].get(key)) for v in variants) + " |")
     out += ["", "Options (default first, then the other choices):", ""]
-    for vid, data in variants.items():
-        for name, opt in (data.get("options") or {}).items():
-            choices = [str(c) for c in opt.get("choices", {}) if str(c) != str(opt.get("default"))]
-            desc = " ".join(str(opt.get("description", "")).split())
+    for vid, variant in variants.items():
+        for name, opt in variant.options.items():
+            choices = list(opt.values[1:])
+            desc = " ".join(opt.description.split())
             out.append(
-                f"- {vid} `{name}`: **{opt.get('default')}**"
+                f"- {vid} `{name}`: **{opt.default}**"
                 + (f" or {', '.join(choices)}" if choices else "")
                 + (f" — {desc}" if desc else "")
             )

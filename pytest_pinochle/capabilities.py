@@ -84,12 +84,12 @@ def forced(variant: str, options: Mapping[str, Any]) -> Forced | None:
         data = load_variant(variant)
     except KeyError:
         return None
-    auction = dict(data["rules"]["auction"])
-    for name, value in options.items():
-        choice = data["options"].get(name, {}).get("choices", {}).get(option_text(value)) or {}
-        for path, patched in choice.items():
-            if path.startswith("auction."):
-                auction[path.removeprefix("auction.")] = patched
+    known = {
+        name: text
+        for name, value in options.items()
+        if name in data.options and (text := option_text(value)) in data.options[name].choices
+    }
+    auction = data.rules_under(known)["auction"]
     if auction.get("all_pass") != "last-forced" or auction.get("dealer_opens") is not None:
         return None
     first = 1 if auction.get("first_bidder") == "left-of-dealer" else 0

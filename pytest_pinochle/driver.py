@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from specdata import VARIANTS_DIR, load_yaml
+from specdata import load_variant
 
 from . import notation
 from .compare import Mismatch, TotalsOnly, compare, compare_at, meld_diff
@@ -22,7 +22,7 @@ class RuleMismatch(AssertionError):
 
 def suit_order_deck(variant: str) -> list[str]:
     """The variant's deck sorted: suits s h d c, ranks high to low, copies together."""
-    deck = load_yaml(VARIANTS_DIR / f"{variant}.yaml")["rules"]["deck"]
+    deck = load_variant(variant).rules["deck"]
     return [r + s for s in "shdc" for r in deck["ranks"] for _ in range(deck["copies"])]
 
 

@@ -7,6 +7,8 @@ reference engine (which plays every option) decides, once per question, whether 
 answer still holds there. Where it does not, the case is judged against the reference engine's
 answer under the engine's options, labelled *derived* and counted apart, or skipped with the
 reason when derived expectations are turned off (spec/protocol.md, "House rules").
+The suite's skip policy lives here too: which cases an engine's declarations rule out
+(``skip_reason``) and which options a request leaves out (``declared_only``).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from pinochle_adapters.client import EngineError, option_methods, protocol_defaults
+from pinochle_adapters.client import EngineError
+from specdata import option_defaults, option_methods, option_text
 
 from .compare import compare
 
@@ -88,7 +91,7 @@ def played_options(
     An option the engine does not declare is played at the default and left out of the request;
     one it declares is played at the wanted value when listed, else at its first declared value
     (its house rule). Also returns the case's values of the options played otherwise."""
-    defaults = protocol_defaults(variant)
+    defaults = option_defaults(variant)
     sent: dict[str, str] = {}
     house: dict[str, str] = {}
     needed: dict[str, str] = {}
@@ -111,6 +114,63 @@ def played_options(
         if name in wanted or played != defaults.get(name):
             sent[name] = played
     return sent, house, needed, unplayable
+
+
+def declared_only(info: Mapping[str, Any] | None, params: dict[str, Any]) -> dict[str, Any]:
+    """``params`` without the options the engine did not declare but plays by default.
+
+    An omitted option means the variant's default (spec/protocol.md, "Capabilities"), so a
+    case that spells a default out runs on an engine that declares no such option.
+    """
+    options = params.get("options")
+    if not info or not isinstance(options, dict) or not options:
+        return params
+    declared = declared_options(info, str(params.get("variant")))
+    if declared is None:
+        return params
+    kept = {k: v for k, v in options.items() if k in declared}
+    return params if len(kept) == len(options) else {**params, "options": kept}
+
+
+def skip_reason(
+    info: Mapping[str, Any] | None, method: str, variant: str, options: Mapping[str, Any]
+) -> str | None:
+    """Why a case must be skipped: a method, variant or option value the engine does not play.
+
+    An option the engine does not declare is played at the variant's default; an option it
+    declares plays only the values it lists (one value: its house rule, so a case needing the
+    default is skipped as ``engine plays name=value``), where the option can change the
+    method's answers (the variant file's ``methods``). None when the engine plays it all, and
+    also when the engine could not be initialised (``info`` None: then the call raises
+    EngineError and the case is errored, not skipped).
+    """
+    if not info:
+        return None
+    if method not in info.get("methods", []):
+        return f"no method {method}"
+    declared = declared_options(info, variant)
+    if declared is None:
+        return f"engine does not implement {variant}"
+    defaults = option_defaults(variant)
+    # A house rule needs the default's cases skipped only where it can change the answer.
+    affects = option_methods(variant)
+    wanted = {
+        name: defaults[name]
+        for name in declared
+        if name in defaults and method in affects.get(name, (method,))
+    }
+    wanted.update({k: option_text(v) for k, v in options.items()})
+    for name, value in wanted.items():
+        values = declared.get(name)
+        if values is None:
+            if value == defaults.get(name, value):
+                continue  # omitted option = the variant's default
+            return f"engine does not declare option {name}={value}"
+        if value not in values:
+            if len(values) == 1:
+                return f"engine plays {name}={values[0]} (the case needs {name}={value})"
+            return f"engine does not declare option {name}={value}"
+    return None
 
 
 UNCOMPARED = ("message",)

@@ -22,7 +22,7 @@ from pinochle_adapters.client import (
 from specdata.files import temporary_beside
 
 from .capabilities import Capabilities, translate
-from .house_rules import Ask, HouseRules
+from .house_rules import Ask, HouseRules, declared_only, skip_reason
 
 
 class ModelledEngine:
@@ -57,15 +57,16 @@ class ModelledEngine:
         """The engine's answer to ``params`` put in its declared model, read back into the
         cases' model; ``pytest.skip`` for a case its model has no call for."""
         self.engine.last_request = None  # set again by the line this call sends
-        capabilities = self.capabilities
+        info, capabilities = self.engine.info, self.capabilities
         if capabilities.is_default:
-            return self.engine.call(method, params)
+            return self.engine.call(method, declared_only(info, params))
         translation = translate(method, params, capabilities)
-        return translation.answer(self.engine.call(method, translation.params))
+        answer = self.engine.call(method, declared_only(info, translation.params))
+        return translation.answer(answer)
 
     def skip_reason(self, method: str, variant: str, options: dict[str, Any]) -> str | None:
-        """Why a case must be skipped (``Engine.skip_reason``)."""
-        return self.engine.skip_reason(method, variant, options)
+        """Why a case must be skipped (``house_rules.skip_reason``)."""
+        return skip_reason(self.engine.info, method, variant, options)
 
     def close(self) -> None:
         """Shut the engine down (and the reference engine, if this object started it)."""

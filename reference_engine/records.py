@@ -11,9 +11,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
-from specdata import load_schema, shown
+from specdata import checker, shorten, shown
+from specdata.schemas import ValidationError
 
 from .actions import parse, text
 from .cards import SUITS, card_code, from_counts, sort_key
@@ -27,6 +26,9 @@ FORMAT = "pinochle-game-record"
 VERSION = 1
 MAX_RECORD_BYTES = 64 * 1024 * 1024
 """The largest record file read (a 60-hand double-deck game is about 200 KB)."""
+RECORD_SCHEMA = "game-record.schema.json"
+SCHEMA_MESSAGE_LIMIT = 200
+"""Longest schema complaint a record error quotes (characters)."""
 ACTION_HELP = "'bid 55', 'pass', 'trump h', 'give Ts Ah ...', 'throw-in', 'play-on', 'play Ah'"
 
 
@@ -101,14 +103,13 @@ def load(path: Path | str) -> dict[str, Any]:
 
 def validate(data: object) -> dict[str, Any]:
     """Check a record against its schema; raise RecordError naming the first problem."""
+    schema = checker(RECORD_SCHEMA)
     try:
-        error = jsonschema.exceptions.best_match(
-            jsonschema.Draft202012Validator(load_schema("game-record.schema.json")).iter_errors(
-                data
-            )
-        )
+        error = None if schema.is_valid(data) else schema.best_error(data)
     except RecursionError:
         raise RecordError("game record: nested too deeply") from None
+    # A fault only jsonschema-rs sees (``$`` before a final newline) is left to the replay,
+    # whose own check of each action words it.
     if error is not None:
         where = "/".join(str(p) for p in error.absolute_path) or "(top)"
         raise RecordError(f"game record: at {where}: {_schema_message(error)}")
@@ -116,14 +117,13 @@ def validate(data: object) -> dict[str, Any]:
     return data
 
 
-def _schema_message(error: jsonschema.ValidationError) -> str:
+def _schema_message(error: ValidationError) -> str:
     """The schema's complaint without quoting a whole (maybe huge) value."""
     if error.validator == "type":
         return f"expected {error.validator_value}, got {type(error.instance).__name__}"
     if error.validator == "pattern" and list(error.absolute_path)[-1:] == ["action"]:
         return f"{shown(error.instance)} is not a canonical action string ({ACTION_HELP})"
-    message = error.message
-    return message if len(message) <= 200 else message[:197] + "..."
+    return shorten(error.message, SCHEMA_MESSAGE_LIMIT, count=False)
 
 
 def _actions(number: int, steps: list[dict[str, Any]]) -> list[int]:

@@ -7,14 +7,13 @@ the variant's rules. No module of the engine asks which variant it is playing.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from types import MappingProxyType
 from typing import Any, Literal
 
-from specdata import load_variant_file, option_text, shown, variant_ids, variant_path
+from specdata import Variant, load_variant, option_text, shown, variant_ids
 
 from .cards import NUM_KINDS, RANKS, deck, rank_of
 from .errors import VariantError
@@ -123,36 +122,26 @@ class Rules:
         return values[0] * count
 
 
-def _variant_file(variant: str) -> dict[str, Any]:
-    """The variant's data, checked by specdata (a broken file is a DataFileError naming it)."""
-    path = variant_path(variant)
-    if path is None:
+def _variant_file(variant: str) -> Variant:
+    """The variant, checked by specdata (a broken file is a DataFileError naming it)."""
+    try:
+        return load_variant(variant)
+    except KeyError:
         raise VariantError(
             f"unknown variant {shown(variant)}: choose one of {', '.join(variant_ids())}"
-        )
-    return load_variant_file(path)
+        ) from None
 
 
 def variant_options(variant: str) -> dict[str, dict[str, Any]]:
     """The named options of a variant: ``{name: {description, default, choices: [...]}}``."""
-    data = _variant_file(variant)
     return {
         name: {
-            "description": opt["description"],
-            "default": opt["default"],
-            "choices": list(opt["choices"]),
+            "description": opt.description,
+            "default": opt.default,
+            "choices": list(opt.choices),
         }
-        for name, opt in data["options"].items()
+        for name, opt in _variant_file(variant).options.items()
     }
-
-
-def _patch(rules: dict[str, Any], dotted: str, value: Any) -> None:
-    # The path exists and the value fits: specdata checked every choice when the file loaded.
-    keys = dotted.split(".")
-    node = rules
-    for k in keys[:-1]:
-        node = node[k]
-    node[keys[-1]] = copy.deepcopy(value)
 
 
 def load_rules(variant: str, options: Mapping[str, object] | None = None) -> Rules:
@@ -166,26 +155,22 @@ def load_rules(variant: str, options: Mapping[str, object] | None = None) -> Rul
 @cache
 def _load_rules(variant: str, option_items: tuple[tuple[str, str], ...]) -> Rules:
     data = _variant_file(variant)
-    declared = data["options"]
-    chosen = {name: opt["default"] for name, opt in declared.items()}
+    declared = data.options
+    chosen = data.defaults
     for name, value in option_items:
         if name not in declared:
             valid = ", ".join(sorted(declared)) or "none"
             raise VariantError(
                 f"variant {variant} has no option {shown(name)}; its options are: {valid}"
             )
-        choices = declared[name]["choices"]
+        choices = declared[name].choices
         if value not in choices:
             raise VariantError(
                 f"option {name}={shown(value)} is not valid for {variant}; "
                 f"choose one of: {', '.join(choices)}"
             )
         chosen[name] = value
-    raw = copy.deepcopy(data["rules"])
-    for name, value in chosen.items():
-        for dotted, new in declared[name]["choices"][value].items():
-            _patch(raw, dotted, new)
-    return _build(variant, chosen, raw)
+    return _build(variant, chosen, data.rules_under(chosen))
 
 
 def _build(variant: str, chosen: dict[str, str], raw: dict[str, Any]) -> Rules:

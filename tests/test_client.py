@@ -16,7 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 
@@ -37,7 +37,6 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
-from pinochle_adapters.sdk import Server
 
 BROKEN = Path(__file__).parent / "broken_engines"
 PYTHON = shlex.quote(sys.executable)
@@ -163,18 +162,6 @@ def test_load_server_names_what_is_wrong(target: str, words: str) -> None:
         load_server(target)
 
 
-def test_reference_declares_every_variant_and_option(opened: Engines) -> None:
-    engine = start(opened, None)
-    assert engine.skip_reason("meld", "online", {"scoring_method": "classic"}) is None
-    assert engine.skip_reason("meld", "double-deck", {"run": 15}) is None
-    assert engine.skip_reason("meld", "double-deck", {"run": "17"}) == (
-        "engine does not declare option run=17"
-    )
-    assert engine.skip_reason("meld", "pinochle-for-three", {}) == (
-        "engine does not implement pinochle-for-three"
-    )
-
-
 def test_invalid_params_are_an_engine_error_quoting_the_reply(engines: Engines) -> None:
     engine = start(engines, REFERENCE_COMMAND, timeout=10.0)
     with pytest.raises(ErrorReply) as info:
@@ -201,12 +188,6 @@ def test_only_rule_methods_can_be_called(opened: Engines) -> None:
     engine = start(opened, None)
     with pytest.raises(ValueError, match="not a rule method"):
         engine.call("shutdown", {})
-
-
-def test_skip_reason_for_an_undeclared_method(engines: Engines) -> None:
-    engine = start(engines, broken("wrong_protocol.py"))
-    assert engine.info is None  # it could not be initialised: calls are errors, not skips
-    assert engine.skip_reason("meld", "double-deck", {}) is None
 
 
 # --- broken engines -----------------------------------------------------------------------------
@@ -606,37 +587,6 @@ def test_restarts_after_in_process_timeouts_leave_one_watchdog() -> None:
         assert engine.call("card_points", card_points) == {"points": 1}  # restarted each time
         time.sleep(3 * client.WATCH_INTERVAL)
         assert len(_watchdogs() - before) == 1
-
-
-def test_a_house_rule_skips_only_the_methods_its_option_can_change() -> None:
-    """An engine that opens left of the dealer (single-deck first_bidder) still runs meld cases;
-    only the auction-driven methods that need the default opener are skipped."""
-
-    class LeftOpener:
-        name, version = "left-opener", "1"
-        variants: ClassVar[dict[str, dict[str, list[str]]]] = {
-            "single-deck": {"first_bidder": ["left-of-dealer"]}
-        }
-
-        def card_points(self, params: dict[str, Any]) -> dict[str, Any]:
-            return {"points": 0}
-
-        def meld(self, params: dict[str, Any]) -> dict[str, Any]:
-            return {"total": 0, "melds": []}
-
-        def auction(self, params: dict[str, Any]) -> dict[str, Any]:
-            raise AssertionError("not asked")
-
-    with open_in_process(Server(LeftOpener()), timeout=TIMEOUT) as engine:
-        sd = {"variant": "single-deck", "options": {}, "cards": [], "last_trick": False}
-        engine.call("card_points", sd)  # starts the engine
-        assert engine.skip_reason("meld", "single-deck", {}) is None
-        assert engine.skip_reason("auction", "single-deck", {}) == (
-            "engine plays first_bidder=left-of-dealer (the case needs first_bidder=dealer)"
-        )
-        assert (
-            engine.skip_reason("auction", "single-deck", {"first_bidder": "left-of-dealer"}) is None
-        )
 
 
 # --- choosing a transport; the Windows plumbing, faked on any OS -------------------------------

@@ -67,13 +67,13 @@ def test_an_alias_bomb_is_refused_at_once(tmp_path: Path, monkeypatch: pytest.Mo
     lines = ["a: &a0 [1, 1, 1, 1, 1, 1, 1, 1, 1]"]
     lines += [f"b{i}: &a{i} [{', '.join([f'*a{i - 1}'] * 9)}]" for i in range(1, 10)]
     built: list[object] = []
-    construct = specdata._StrictLoader.construct_document
+    construct = specdata.yaml_files._StrictLoader.construct_document
 
     def counted(loader: object, node: object) -> object:
         built.append(node)
         return construct(loader, node)
 
-    monkeypatch.setattr(specdata._StrictLoader, "construct_document", counted)
+    monkeypatch.setattr(specdata.yaml_files._StrictLoader, "construct_document", counted)
     with pytest.raises(DataFileError) as info:
         load_yaml(yaml_file(tmp_path, "\n".join(lines) + "\n"))
     assert "x.yaml:2: " in one_line_error(info.value)
@@ -117,7 +117,7 @@ def test_a_file_that_is_not_utf8_names_file_and_line(tmp_path: Path) -> None:
 def test_an_oversize_file_is_refused_before_parsing(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(specdata, "MAX_DATA_FILE_BYTES", 1000)
+    monkeypatch.setattr(specdata.yaml_files, "MAX_DATA_FILE_BYTES", 1000)
     with pytest.raises(DataFileError) as info:
         load_yaml(yaml_file(tmp_path, "a: [" + "1, " * 1000 + "1]\n"))
     assert "x.yaml: " in one_line_error(info.value) and "1000 bytes" in str(info.value)
@@ -214,7 +214,7 @@ def test_a_broken_variant_file_is_one_usage_error(
 ) -> None:
     """D8: was 14 MB of tracebacks and 113 cases charged to the engine as failed."""
     folder = broken_variants(tmp_path, old, new)
-    monkeypatch.setattr(specdata, "VARIANTS_DIR", folder)
+    monkeypatch.setattr(specdata.paths, "VARIANTS_DIR", folder)
     table = yaml_file(tmp_path, TABLE, "meld.yaml")
     status, out = run_suite_on(
         tmp_path, monkeypatch, capsys, ["--variant", "double-deck", str(table)]

@@ -9,11 +9,12 @@ judged, fail nothing when clean, and name a planted bug's rule first.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
-from pinochle_adapters.client import option_methods, protocol_defaults
+from pinochle_adapters.client import ErrorReply, load_server, open_in_process
+from pinochle_adapters.sdk import Server
 from pytest_pinochle.compare import compare
 from pytest_pinochle.house_rules import (
     DERIVED,
@@ -23,11 +24,12 @@ from pytest_pinochle.house_rules import (
     derived_expectation,
     is_undeclared,
     played_options,
+    skip_reason,
 )
 from pytest_pinochle.report import NOTHING_JUDGED
-from pytest_pinochle.session import Reference
+from pytest_pinochle.session import REFERENCE_SERVER, ModelledEngine, Reference
 from pytest_pinochle.tables import load_cases
-from specdata import option_choices, variant_ids
+from specdata import option_choices, option_defaults, option_methods, variant_ids
 from tests import mutants
 from tests.house_engines import HOUSES, House
 from tests.suite_runs import SuiteRun, python_engine, run_suite, start_suite
@@ -55,7 +57,7 @@ def test_every_option_names_the_methods_it_can_change(variant: str, reference: R
             if case.method in scope[name]:
                 continue
             for value in values:
-                if case.options.get(name, protocol_defaults(variant)[name]) == value:
+                if case.options.get(name, option_defaults(variant)[name]) == value:
                     continue
                 options = {**case.options, name: value}
                 answer = reference(case.method, {**case.request, "options": options})
@@ -220,3 +222,70 @@ def test_an_engine_served_in_process_is_judged_like_a_subprocess() -> None:
     )
     assert run.returncode == 0 and run.items("passed") == set(run.outcomes), run.tail()
     assert "in-process pinochle_adapters.reference:server" in run.output
+
+
+# --- which cases are skipped, and which options are sent (moved from the client) -------------
+
+
+def test_the_reference_declares_every_variant_and_option() -> None:
+    with open_in_process(load_server(REFERENCE_SERVER), trusted=True) as engine:
+        info = engine.info
+    assert skip_reason(info, "meld", "online", {"scoring_method": "classic"}) is None
+    assert skip_reason(info, "meld", "double-deck", {"run": 15}) is None
+    assert skip_reason(info, "meld", "double-deck", {"run": "17"}) == (
+        "engine does not declare option run=17"
+    )
+    assert skip_reason(info, "meld", "pinochle-for-three", {}) == (
+        "engine does not implement pinochle-for-three"
+    )
+
+
+def test_an_engine_that_could_not_start_skips_nothing() -> None:
+    """No ``initialize`` answer: its calls are errors, not skips."""
+    assert skip_reason(None, "meld", "double-deck", {"run": "17"}) is None
+    assert skip_reason(_info("double-deck", {}, []), "meld", "double-deck", {}) == "no method meld"
+
+
+class LeftOpener:
+    """Single-deck only, opening left of the dealer (its house rule); double-deck with no
+    options declared."""
+
+    name, version = "left-opener", "1"
+    variants: ClassVar[dict[str, dict[str, list[str]]]] = {
+        "single-deck": {"first_bidder": ["left-of-dealer"]},
+        "double-deck": {},
+    }
+
+    def card_points(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {"points": 0}
+
+    def meld(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {"total": 0, "melds": []}
+
+    def auction(self, params: dict[str, Any]) -> dict[str, Any]:
+        raise AssertionError("not asked")
+
+
+def test_a_house_rule_skips_only_the_methods_its_option_can_change() -> None:
+    """An engine that opens left of the dealer (single-deck first_bidder) still runs meld cases;
+    only the auction-driven methods that need the default opener are skipped."""
+    with open_in_process(Server(LeftOpener())) as engine:
+        info = engine.info
+    assert skip_reason(info, "meld", "single-deck", {}) is None
+    assert skip_reason(info, "auction", "single-deck", {}) == (
+        "engine plays first_bidder=left-of-dealer (the case needs first_bidder=dealer)"
+    )
+    assert skip_reason(info, "auction", "single-deck", {"first_bidder": "left-of-dealer"}) is None
+
+
+def test_a_default_spelled_out_is_not_sent_to_an_engine_that_declares_no_such_option() -> None:
+    """An omitted option means the variant's default: the suite's engine leaves out the options
+    the engine does not declare, where the bare client sends them (and the engine refuses)."""
+    params = {"variant": "double-deck", "options": {"run": "16"}, "cards": [], "last_trick": False}
+    with open_in_process(Server(LeftOpener())) as bare:
+        with pytest.raises(ErrorReply, match="-32602"):
+            bare.call("card_points", params)
+        assert ModelledEngine(bare, reference=lambda m, p: {}).call("card_points", params) == {
+            "points": 0
+        }
+        assert json.loads(bare.last_request or "{}")["params"]["options"] == {}

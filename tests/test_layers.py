@@ -34,7 +34,15 @@ FORBIDDEN: dict[str, tuple[str, ...]] = {
     },
     **{
         f"pinochle_adapters.{part}": ("reference_engine", *PACKAGES[3:])
-        for part in ("protocol", "client", "sdk")
+        for part in (
+            "protocol",
+            "errors",
+            "inprocess",
+            "transports",
+            "processes",
+            "client",
+            "sdk",
+        )
     },
     "pinochle_adapters.reference": PACKAGES[3:],
     # The plugin holds only what pytest loads: the offline tools sit above it.

@@ -254,7 +254,7 @@ def test_documented_session_is_what_the_reference_engine_says() -> None:
 
 
 def _jsonschema_valid(instance: Any, name: str) -> bool:
-    return protocol._validator(name).is_valid(instance)
+    return jsonschema.Draft202012Validator(protocol.inlined_schema(name)).is_valid(instance)
 
 
 @pytest.mark.parametrize(

@@ -49,10 +49,7 @@ def test_every_public_name_is_there(module: str) -> None:
     assert [name for name in imported.__all__ if not hasattr(imported, name)] == []
 
 
-@pytest.mark.parametrize(
-    "package",
-    PACKAGES,
-)
+@pytest.mark.parametrize("package", PACKAGES)
 def test_every_typed_package_says_so(package: str) -> None:
     """PEP 561: a ``py.typed`` beside the package's ``__init__`` (tests/test_wheel.py checks
     that the wheel carries it)."""

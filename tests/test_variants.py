@@ -132,7 +132,7 @@ def test_a_broken_variant_file_names_file_and_line(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, old: str, new: str, needle: str, message: str
 ) -> None:
     folder = variants_with(tmp_path, old, new)
-    monkeypatch.setattr(specdata, "VARIANTS_DIR", folder)
+    monkeypatch.setattr(specdata.paths, "VARIANTS_DIR", folder)
     with pytest.raises(DataFileError) as info:
         load_rules("dd-broken", {"run": "15"})
     text = str(info.value)
@@ -159,3 +159,47 @@ def test_messages_never_echo_a_huge_value(variant: Any, options: dict[str, str] 
     with pytest.raises(VariantError) as info:
         load_rules(variant, options)
     assert len(str(info.value)) < 400
+
+
+# --- the one checked Variant value ---------------------------------------------------------------
+
+
+def test_a_variant_is_one_frozen_value_read_once() -> None:
+    variant = specdata.load_variant("single-deck")
+    assert variant is specdata.load_variant("single-deck")  # the file is read and checked once
+    assert variant.defaults["first_bidder"] == "dealer"
+    assert variant.option_methods["first_bidder"] == ("auction", "play_hand", "play_game")
+    assert variant.options["double_run"].values == ("300", "1500")
+    with pytest.raises(TypeError):
+        variant.rules["hand_size"] = 13  # type: ignore[index]
+    with pytest.raises(KeyError):
+        specdata.load_variant("no-such-variant")
+
+
+def test_rules_under_options_patch_a_fresh_copy() -> None:
+    variant = specdata.load_variant("single-deck")
+    left = variant.rules_under({"first_bidder": "left-of-dealer"})
+    assert left["auction"]["first_bidder"] == "left-of-dealer"
+    assert left["auction"]["dealer_opens"] is None
+    assert variant.rules["auction"]["first_bidder"] == "dealer"  # the value itself is unchanged
+    left["auction"]["minimum"] = 0
+    assert variant.rules_under()["auction"]["minimum"] == 150
+    with pytest.raises(KeyError):
+        variant.rules_under({"first_bidder": "nobody"})
+
+
+@pytest.mark.parametrize(
+    ("text", "limit", "kwargs", "shortened"),
+    [
+        ("abcdef", 6, {}, "abcdef"),
+        ("abcdefg", 3, {}, "abc... (7 characters)"),
+        ("abcdefg", 5, {"count": False}, "ab..."),
+        ("abcdefg", 3, {"quote": True}, "'abc' ... (7 characters)"),
+        ("abc", 3, {"quote": True}, "'abc'"),
+    ],
+)
+def test_one_helper_shortens_every_message(
+    text: str, limit: int, kwargs: dict[str, bool], shortened: str
+) -> None:
+    assert specdata.shorten(text, limit, **kwargs) == shortened
+    assert specdata.shown("x" * 100, 10) == "'xxxxxx..."

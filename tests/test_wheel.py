@@ -128,7 +128,7 @@ def test_pinochle_test_help_leads_with_the_pinochle_options(
 
 
 TYPED = PACKAGES
-"""Every package ships its hints (PEP 561): engine authors type-check against the public ones."""
+"""The packages whose hints are public (PEP 561): every package of the tree, the CLI too."""
 
 
 def test_the_wheel_ships_a_py_typed_in_every_typed_package(installed: Path) -> None:
