@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any, Literal
 
-from . import notation
+from . import notation, wording
 
 Kind = Literal["exact", "set", "multiset", "sequence", "melds", "given-keys"]
 
@@ -114,7 +114,7 @@ class Mismatch:
     text: str
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.text}"
+        return wording.at(self.where, self.text)
 
 
 def compare(method: str, expect: Mapping[str, Any], actual: Mapping[str, Any]) -> list[Mismatch]:
@@ -127,7 +127,7 @@ def compare(method: str, expect: Mapping[str, Any], actual: Mapping[str, Any]) -
     out: list[Mismatch] = []
     for key, want in expect.items():
         if key not in actual:
-            out.append(Mismatch(key, f"expected {want!r}, missing from the answer"))
+            out.append(Mismatch(key, wording.missing(want)))
         else:
             out.extend(_compare(fields, key, key, want, actual[key]))
     return out
@@ -151,12 +151,6 @@ def _compare(
     return _exact(fields, path, label, want, got)
 
 
-def _show(value: object) -> str:
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return " ".join(value) if value else "nothing"
-    return repr(value)
-
-
 def _same_scalar(want: object, got: object) -> bool:
     numbers = (int, float)
     if isinstance(want, numbers) and isinstance(got, numbers):
@@ -172,47 +166,38 @@ def _exact(
         out: list[Mismatch] = []
         for key, value in want.items():
             if key not in got:
-                out.append(
-                    Mismatch(f"{label}.{key}", f"expected {value!r}, missing from the answer")
-                )
+                out.append(Mismatch(f"{label}.{key}", wording.missing(value)))
             else:
                 out.extend(_compare(fields, f"{path}.{key}", f"{label}.{key}", value, got[key]))
         out.extend(
-            Mismatch(f"{label}.{key}", f"not expected, got {got[key]!r}")
+            Mismatch(f"{label}.{key}", wording.not_expected(got[key]))
             for key in got
             if key not in want
         )
         return out
     if isinstance(want, list) and isinstance(got, list):
         if len(want) != len(got):
-            return [Mismatch(label, f"expected {len(want)} items {want!r}, got {len(got)} {got!r}")]
+            return [Mismatch(label, wording.length_differs(want, got))]
         out = []
         for i, (w, g) in enumerate(zip(want, got, strict=True)):
             out.extend(_compare(fields, f"{path}[]", f"{label}[{i}]", w, g))
         return out
-    return [] if _same_scalar(want, got) else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+    return [] if _same_scalar(want, got) else [Mismatch(label, wording.differs(want, got))]
 
 
 def _collection(kind: str, label: str, want: Any, got: Any) -> list[Mismatch]:
     if not isinstance(want, list) or not isinstance(got, list):
-        return [] if want == got else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+        return [] if want == got else [Mismatch(label, wording.differs(want, got))]
     if kind == "sequence":
-        if want == got:
-            return []
-        return [Mismatch(label, f"expected {_show(want)} in this order, got {_show(got)}")]
+        return [] if want == got else [Mismatch(label, wording.out_of_order(want, got))]
     try:
         missing_and_extra = _differences(kind, want, got)
     except TypeError:  # unhashable items: the engine answered something else than a list of values
-        return [Mismatch(label, f"expected {want!r}, got {got!r}")]
+        return [Mismatch(label, wording.differs(want, got))]
     missing, extra = missing_and_extra
     if not missing and not extra:
         return []
-    parts = []
-    if missing:
-        parts.append(f"missing {_show(missing)}")
-    if extra:
-        parts.append(f"unexpected {_show(extra)}")
-    return [Mismatch(label, f"{'; '.join(parts)} (expected {_show(want)}, got {_show(got)})")]
+    return [Mismatch(label, wording.set_differs(missing, extra, want, got))]
 
 
 def _differences(kind: str, want: list[Any], got: list[Any]) -> tuple[list[Any], list[Any]]:
@@ -226,11 +211,11 @@ def _given_keys(
     fields: Mapping[str, Kind], path: str, label: str, want: Any, got: Any
 ) -> list[Mismatch]:
     if not isinstance(want, dict) or not isinstance(got, dict):
-        return [] if want == got else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+        return [] if want == got else [Mismatch(label, wording.differs(want, got))]
     out: list[Mismatch] = []
     for key, value in want.items():
         if key not in got:
-            out.append(Mismatch(f"{label}.{key}", f"expected {value!r}, missing from the answer"))
+            out.append(Mismatch(f"{label}.{key}", wording.missing(value)))
         else:
             out.extend(_exact(fields, f"{path}.{key}", f"{label}.{key}", value, got[key]))
     return out
@@ -263,22 +248,12 @@ def meld_diff(expected: Sequence[Mapping[str, Any]], actual: Sequence[Any]) -> M
 
 def _melds(label: str, want: Any, got: Any) -> list[Mismatch]:
     if not isinstance(want, list) or not isinstance(got, list):
-        return [Mismatch(label, f"expected a list of melds {want!r}, got {got!r}")]
+        return [Mismatch(label, wording.not_melds(want, got))]
     if isinstance(got, TotalsOnly):
         worth = got.worth([w for w in want if isinstance(w, dict)])
         if worth == got.total:
             return []
-        return [
-            Mismatch(
-                label,
-                f"the expected items are worth {worth}; the engine (meld totals only) counts "
-                f"{got.total}",
-            )
-        ]
+        return [Mismatch(label, wording.melds_worth(worth, got.total))]
     diff = meld_diff([w for w in want if isinstance(w, dict)], got)
-    parts = []
-    if diff.missing:
-        parts.append("missing " + ", ".join(notation.meld(m) for m in diff.missing))
-    if diff.unexpected:
-        parts.append("unexpected " + ", ".join(notation.meld(m) for m in diff.unexpected))
-    return [Mismatch(label, "; ".join(parts))] if parts else []
+    text = wording.melds_differ(diff.missing, diff.unexpected)
+    return [Mismatch(label, text)] if text else []

@@ -15,11 +15,11 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
-from . import blame
+from . import blame, wording
 from .blame import MELD_ITEM_RULE
 from .compare import TotalsOnly, compare_at, meld_diff
 
@@ -45,6 +45,38 @@ EVIDENCE_LIMIT = 3
 """How many failures each suspect quotes as evidence."""
 
 
+class OwnCases(TypedDict):
+    """How many of a suspect's own cases failed and passed."""
+
+    failed: int
+    passed: int
+
+
+class ChargeEntry(TypedDict):
+    """A charge as the report carries it (``Charge.as_dict``)."""
+
+    rule: str
+    also: list[str]
+    at: str
+    detail: NotRequired[str]
+
+
+class Evidence(ChargeEntry):
+    """One failure quoted for a suspect: the case and its charge."""
+
+    case: str
+
+
+class SuspectEntry(TypedDict):
+    """One rule of the diagnosis, as the JSON report carries it."""
+
+    rule: str
+    score: float
+    direct: bool
+    own_cases: OwnCases
+    evidence: list[Evidence]
+
+
 @dataclass(frozen=True)
 class Charge:
     """Where one failure points: the rules that may be wrong (most likely first) and why."""
@@ -54,13 +86,11 @@ class Charge:
     """Where the answer first differs (``trick 3 winner``, ``melds``, ``action 8 (play Kc)``)."""
     detail: str
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "rule": self.rules[0],
-            "also": list(self.rules[1:]),
-            "at": self.at,
-            **({"detail": self.detail} if self.detail else {}),
-        }
+    def as_dict(self) -> ChargeEntry:
+        entry = ChargeEntry(rule=self.rules[0], also=list(self.rules[1:]), at=self.at)
+        if self.detail:
+            entry["detail"] = self.detail
+        return entry
 
 
 @dataclass(frozen=True)
@@ -85,7 +115,7 @@ class Suspect:
     """A case that asks about this rule alone (not a whole hand) fails: direct evidence."""
     failed: int = 0
     passed: int = 0
-    evidence: list[dict[str, Any]] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
 
     @property
     def score(self) -> float:
@@ -93,14 +123,14 @@ class Suspect:
         # rule's own cases, so a rule that fails 9 cases of 10 outranks one failing 9 of 90.
         return self.weight / math.sqrt(self.weight + self.passed) if self.weight else 0.0
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "rule": self.rule,
-            "score": round(self.score, 3),
-            "direct": self.direct,
-            "own_cases": {"failed": self.failed, "passed": self.passed},
-            "evidence": self.evidence,
-        }
+    def as_dict(self) -> SuspectEntry:
+        return SuspectEntry(
+            rule=self.rule,
+            score=round(self.score, 3),
+            direct=self.direct,
+            own_cases=OwnCases(failed=self.failed, passed=self.passed),
+            evidence=self.evidence,
+        )
 
 
 # --- charging one failure -----------------------------------------------------------------------
@@ -168,13 +198,7 @@ def _refusal(
     adds the rule an action of that kind is refused under (whole hands only).
     """
 
-    def index(x: Mapping[str, Any] | None) -> float:
-        if x is None:
-            return math.inf
-        i = x.get("index")
-        return -1 if i is None else float(i)
-
-    e, a = index(expected), index(answered)
+    e, a = _refused_at(expected), _refused_at(answered)
     if e == a == math.inf:
         return None
 
@@ -196,7 +220,7 @@ def _refusal(
             # it (any card of the suit once the trick is trumped) is what the engine misreads.
             own = (blame.TRUMPED_TRICK, *own)
         rules = tuple(dict.fromkeys((*own, *(kind if by_kind else ()))))
-        return Charge(rules or kind, name(a), f"refused by the engine under {said or 'no rule'}")
+        return Charge(rules or kind, name(a), wording.charge_refused(said))
     assert expected is not None
     rule = str(expected.get("rule") or "")
     if e < a:  # the engine accepted an action the rules refuse
@@ -204,18 +228,26 @@ def _refusal(
         return Charge(
             _said_rules(rule, where, first_call) or (rule,),
             name(e),
-            "accepted by the engine; the rules refuse it",
+            wording.CHARGE_ACCEPTED,
         )
     said = str((answered or {}).get("rule") or "")
     if said != rule and RULE_ID.fullmatch(rule):
         where = int(e) if 0 <= e < len(actions) else None
-        detail = f"refused under {said or 'no rule'}, not {rule}"
+        detail = wording.charge_other_rule(said, rule)
         if _precedes(said, rule):
             # The engine stopped at a rule checked before the expected one: the engine's reason
             # is what differs. The expected rule was never reached, so it is not named.
             return Charge(_said_rules(said, where, first_call), name(e), detail)
         return Charge((rule,), name(e), detail)
     return None
+
+
+def _refused_at(refusal: Mapping[str, Any] | None) -> float:
+    """Where a refusal stops: its action's index, -1 for the deal, infinity for no refusal."""
+    if refusal is None:
+        return math.inf
+    i = refusal.get("index")
+    return -1 if i is None else float(i)
 
 
 def hand_divergence(
@@ -229,8 +261,9 @@ def hand_divergence(
     rules = (rule, *uses)
     deferred = None
     if "first_illegal" in expect or "legal" in expect:
-        charge = _refusal(expect.get("first_illegal"), answer.get("first_illegal"), actions)
-        if charge is not None and not charge.detail.startswith("refused under"):
+        want, got = expect.get("first_illegal"), answer.get("first_illegal")
+        charge = _refusal(want, got, actions)
+        if charge is not None and _refused_at(want) != _refused_at(got):
             return charge
         # Both refuse the same action under different rules: the engine's state may have left
         # the expected one earlier (a meld that ends the hand); that point is charged if found.
@@ -305,7 +338,7 @@ def game_divergence(
             if not isinstance(want, Mapping):
                 continue
             if "dealer" in want and want["dealer"] != got.get("dealer"):
-                detail = f"expected seat {want['dealer']}, engine {got.get('dealer')}"
+                detail = wording.charge_dealer(want["dealer"], got.get("dealer"))
                 return Charge(("DEAL-ROTATION",), f"hand {k + 1} dealer", detail)
             actions = lists[k] if k < len(lists) else []
             found = hand_divergence(want, got, actions, rule, uses)
@@ -319,7 +352,7 @@ def game_divergence(
     def differs(key: str) -> bool:
         return key in expect and bool(compare_at("play_game", key, expect[key], answer.get(key)))
 
-    shown = "expected {}, engine {}".format
+    shown = wording.charge_differs
     if differs("scores"):
         found_rules = _family(rules, ("SCORE-", "GAME-"), ["SCORE-MADE", "SCORE-SET"])
         return Charge(found_rules, "scores", shown(expect["scores"], answer.get("scores")))
@@ -442,7 +475,7 @@ def auction_state_divergence(
             found = ("AUCTION-HIGHER",)
         else:
             found = ("AUCTION-STEP",)
-        return Charge(found, f"{FIELD}{key}", f"expected {want!r}, engine {got!r}")
+        return Charge(found, f"{FIELD}{key}", wording.charge_differs(want, got, quoted=True))
     return None
 
 
@@ -514,7 +547,7 @@ def score_divergence(
         return Charge(tuple(dict.fromkeys(found)), f"{FIELD}{key}", detail)
 
     if "made" in expect and not _same(expect["made"], answer.get("made")):
-        detail = f"expected {expect['made']!r}, engine {answer.get('made')!r}"
+        detail = wording.charge_differs(expect["made"], answer.get("made"), quoted=True)
         return charge("made", deciding(bidders), detail)
     want, got = expect.get("delta"), answer.get("delta")
     if "delta" in expect and not _same(want, got):
@@ -522,14 +555,16 @@ def score_divergence(
             team = next(t for t in (bidders, 1 - bidders) if not _same(want[t], got[t]))
         else:
             team = bidders
-        return charge(f"delta (team {team})", deciding(team), f"expected {want}, engine {got}")
+        return charge(f"delta (team {team})", deciding(team), wording.charge_differs(want, got))
     if "scores" in expect and not _same(expect["scores"], answer.get("scores")):
-        detail = f"expected {expect['scores']}, engine {answer.get('scores')}"
+        detail = wording.charge_differs(expect["scores"], answer.get("scores"))
         found = _family(rules, ("GAME-ROUNDS", "GAME-TARGET"), ["GAME-TARGET"])
         return Charge(found, f"{FIELD}scores", detail)
     if "game_winner" in expect and not _same(expect["game_winner"], answer.get("game_winner")):
         found = _family(rules, ("GAME-",), ["GAME-TARGET"])
-        detail = f"expected {expect['game_winner']!r}, engine {answer.get('game_winner')!r}"
+        detail = wording.charge_differs(
+            expect["game_winner"], answer.get("game_winner"), quoted=True
+        )
         return Charge(found, f"{FIELD}game winner", detail)
     return None
 
@@ -557,17 +592,17 @@ def meld_divergence(
         return Charge(
             tuple(dict.fromkeys([rule, *named])),
             MELD_TOTAL,
-            f"expected items worth {worth}, engine (totals only) {got.total}",
+            wording.charge_melds_worth(worth, got.total),
         )
     diff = meld_diff([w for w in want if isinstance(w, Mapping)], got)
     wrong = [*diff.missing, *diff.unexpected]
     named = [MELD_ITEM_RULE[str(m.get("id"))] for m in wrong if str(m.get("id")) in MELD_ITEM_RULE]
     if not named:
         return None
-    ids = ", ".join(sorted({str(m.get("id")) for m in wrong}))
+    ids = sorted({str(m.get("id")) for m in wrong})
     # The case's own rule first when its own item is wrong; else the items' rules, then its own.
     rules = (rule, *named) if rule in named else (*named, rule)
-    return Charge(tuple(dict.fromkeys(rules)), MELD_ITEMS, f"wrong: {ids}")
+    return Charge(tuple(dict.fromkeys(rules)), MELD_ITEMS, wording.charge_meld_items(ids))
 
 
 def _total_divergence(
@@ -585,7 +620,7 @@ def _total_divergence(
     return Charge(
         tuple(dict.fromkeys([*surplus, rule, *others])),
         MELD_TOTAL,
-        f"expected a total of {want}, engine {got}",
+        wording.charge_meld_total(want, got),
     )
 
 
@@ -613,7 +648,7 @@ def _plain_at(at: str) -> bool:
     return at in ("answer", MELD_ITEMS, MELD_TOTAL) or at.startswith((CALL, FIELD))
 
 
-def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
+def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     """The rules likely wrong, likeliest first; rules whose own cases all pass are cleared."""
     items = list(outcomes)
     own_run: Counter[str] = Counter()
@@ -653,7 +688,7 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
             s = suspects[r]
             s.rule = r
             s.weight += share
-            s.evidence.append({"case": o.node, **charge.as_dict()})
+            s.evidence.append(Evidence(case=o.node, **charge.as_dict()))
         accused = _direct_rule(o)
         if accused is not None and _ambiguous(charge):
             accused = live[0]  # the likeliest of the rules it names that is still open
@@ -716,23 +751,3 @@ def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) 
     for s in pool.values():
         s.weight = whole[s.rule]
     return order + sorted(pool.values(), key=_rank_key)
-
-
-def render(diagnosis: Sequence[Mapping[str, Any]], limit: int = 5) -> list[str]:
-    """The diagnosis as terminal lines: each suspect with its score and first evidence."""
-    lines = []
-    for n, entry in enumerate(diagnosis[:limit], start=1):
-        own = entry["own_cases"]
-        how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
-        lines.append(
-            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases {own['failed']} "
-            f"failed, {own['passed']} passed)"
-        )
-        for ev in entry["evidence"][:2]:
-            text = f"   - {ev['case']}: {ev['at']}"
-            if ev.get("detail"):
-                text += f": {ev['detail']}"
-            lines.append(text[:160])
-    if len(diagnosis) > limit:
-        lines.append(f"   ... {len(diagnosis) - limit} more suspects in the JSON report")
-    return lines

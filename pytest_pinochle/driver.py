@@ -10,7 +10,7 @@ import pytest
 
 from specdata import VARIANTS_DIR, load_yaml
 
-from . import notation
+from . import wording
 from .compare import Mismatch, TotalsOnly, compare, compare_at, meld_diff
 from .house_rules import SKIP
 from .session import ModelledEngine
@@ -66,7 +66,7 @@ class Situation:
     def hand(self) -> list[str]:
         """The hand named last."""
         if self.holder is None:
-            raise AssertionError('the scenario holds no hand: add "seat <n> holds ..."')
+            raise AssertionError(wording.NO_HAND)
         return self.hands[self.holder]
 
     # --- When -----------------------------------------------------------------------------------
@@ -74,9 +74,7 @@ class Situation:
     def ask(self, method: str, **params: Any) -> dict[str, Any]:
         """Ask the engine with the scenario's variant and options; skip what it does not play."""
         if self.variant is None:
-            raise AssertionError(
-                "the scenario names no rules: start with 'Given the <variant> rules'"
-            )
+            raise AssertionError(wording.NO_RULES)
         plan = self.engine.house_rules.plan_question(method, self.variant, self.options, params)
         if plan.kind == SKIP:
             pytest.skip(plan.reason)
@@ -92,7 +90,7 @@ class Situation:
     def deal_sorted(self, put: str | None = None, take: str | None = None) -> None:
         """Ask ``deal`` with the variant's deck in suit order, ``put`` in place of ``take``."""
         if self.variant is None:
-            raise AssertionError("name the rules first")
+            raise AssertionError(wording.NO_RULES)
         deck = suit_order_deck(self.variant)
         if put and take:
             deck[deck.index(take)] = put
@@ -117,7 +115,7 @@ class Situation:
         """Ask ``play_hand`` with the four hands held, the dealer, the scores and ``actions``."""
         missing = [seat for seat in range(4) if seat not in self.hands]
         if missing:
-            raise AssertionError(f"play_hand needs all four hands; no hand for seats {missing}")
+            raise AssertionError(wording.hands_missing(missing))
         params: dict[str, Any] = {
             "dealer": self.dealer,
             "scores": self.scores,
@@ -133,26 +131,28 @@ class Situation:
     def field(self, key: str) -> Any:
         """A field of the last answer; a clear failure if the engine left it out."""
         if key not in self.answer:
-            raise RuleMismatch(f"the engine's answer has no {key!r}{self.context()}")
+            raise RuleMismatch(wording.scenario_failed(wording.no_field(key), self.context()))
         return self.answer[key]
 
     def mismatches(self, expect: dict[str, Any]) -> list[Mismatch]:
         """How the last answer differs from ``expect`` (the suite's one comparison)."""
         if self.method is None:
-            raise AssertionError("no question was put to the engine: add a When step")
+            raise AssertionError(wording.NO_QUESTION)
         self.expected.update(expect)
         return compare(self.method, expect, self.answer)
 
     def expect(self, expect: dict[str, Any], message: str) -> None:
-        """Fail with ``message`` and the situation unless the answer matches ``expect``."""
+        """Fail with ``message``, the situation and the mismatches unless the answer matches
+        ``expect``."""
         __tracebackhide__ = True
-        self.check(not self.mismatches(expect), message)
+        self.check_all(self.mismatches(expect), message)
 
     def expect_at(self, path: str, expected: Any, actual: Any, message: str) -> None:
         """Fail with ``message`` unless ``actual`` (found at ``path``) matches ``expected``."""
         __tracebackhide__ = True
-        assert self.method is not None
-        self.check(not compare_at(self.method, path, expected, actual), message)
+        if self.method is None:
+            raise AssertionError(wording.NO_QUESTION)
+        self.check_all(compare_at(self.method, path, expected, actual), message)
 
     def expect_meld(self, entry: dict[str, Any], message: str) -> None:
         """The answer reports ``entry`` besides the melds already expected."""
@@ -165,8 +165,7 @@ class Situation:
             worth = melds.worth(self.expected_melds)
             self.check(
                 melds.total is not None and worth <= melds.total,
-                f"{message}: the items named so far are worth {worth}, more than the engine's "
-                f"total {melds.total} (it reports meld totals only)",
+                wording.melds_named_worth(message, worth, melds.total),
             )
             return
         self.check(not meld_diff(self.expected_melds, melds).missing, message)
@@ -182,26 +181,21 @@ class Situation:
 
     def context(self) -> str:
         """The question and answer in the game's language, for the end of a failure message."""
-        lines = [f"\n  rules: {self.variant} ({notation.options(self.options)})"]
-        if self.method:
-            method = self.method
-            asked = ", ".join(
-                f"{k} {notation.value(method, 'params', k, v)}"
-                for k, v in self.params.items()
-                if k not in ("variant", "options")
-            )
-            lines.append(f"  asked {method}: {asked}")
-            told = ", ".join(
-                f"{k} {notation.value(method, 'result', k, v)}" for k, v in self.answer.items()
-            )
-            lines.append(f"  engine answered: {told}")
-        return "\n".join(lines)
+        return wording.scenario_context(
+            self.variant, self.options, self.method, self.params, self.answer
+        )
 
     def check(self, ok: bool, message: str) -> None:
         """Fail with ``message`` and the situation unless ``ok``."""
         __tracebackhide__ = True
         if not ok:
-            raise RuleMismatch(message + self.context())
+            raise RuleMismatch(wording.scenario_failed(message, self.context()))
+
+    def check_all(self, mismatches: list[Mismatch], message: str) -> None:
+        """Fail with ``message``, the situation and ``mismatches`` unless there are none."""
+        __tracebackhide__ = True
+        if mismatches:
+            raise RuleMismatch(wording.scenario_failed(message, self.context(), mismatches))
 
 
 SITUATION_KEY = pytest.StashKey[Situation]()

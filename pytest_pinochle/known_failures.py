@@ -12,7 +12,6 @@ the diagnosis (marked known); a listed case that passes counts as passed.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Generator, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ import yaml
 from specdata import DataFileError, load_yaml_node, rule_ids, variant_ids
 from specdata.files import output_problem, write_atomic
 
+from . import wording
 from .report import run_complete
 from .tables import CaseItem, load_cases
 from .tags import FIXED_ATTR, KNOWN_ENTRY_ATTR, is_suite_item, rule_of, uses_of, variant_of
@@ -32,8 +32,6 @@ SCHEMA = "known-failures.schema.json"
 FORMAT = 1
 REASON_LIMIT = 200
 """Longest reason ``--write-known-failures`` copies from a failure's first line (characters)."""
-ENGINE_PREFIX = re.compile(r"^engine '[^']*': ")
-"""How the client names the engine in a fault; a known-failures file is about one engine."""
 HEADER = """\
 # Known failures of an engine: pytest --known-failures FILE runs each listed case as a strict
 # expected failure (a listed case that passes fails the run: remove it from this file).
@@ -244,26 +242,20 @@ def _entry_for(state: _State, item: pytest.Item) -> Entry | None:
 
 
 def _first_line(report: pytest.TestReport) -> str:
-    """A failure in one line: the first mismatch when the report carries one."""
+    """A failure in one line (``wording.one_line``): the charge's detail, else the first
+    mismatch or fault the failure text gives."""
+    detail = None
     for key, raw in report.user_properties:
         value = json.loads(raw) if key == "charge" and isinstance(raw, str) else raw
         if key == "charge" and isinstance(value, dict) and value.get("detail"):
-            return str(value["detail"])[:REASON_LIMIT]
-    lines = [x.strip() for x in str(report.longrepr or "").splitlines() if x.strip()]
-    for i, line in enumerate(lines):
-        # A table case's failure names the case first; its fault is further down.
-        if line.startswith("engine error:"):
-            fault = line.removeprefix("engine error:").strip()
-            return ENGINE_PREFIX.sub("", fault)[:REASON_LIMIT]
-        if line == "mismatches:" and i + 1 < len(lines):
-            return lines[i + 1].removeprefix("- ")[:REASON_LIMIT]
-    if len(lines) > 1 and lines[0].startswith(("wrong answer in ", "engine error in ")):
-        return ENGINE_PREFIX.sub("", lines[1])[:REASON_LIMIT]  # a scenario: its title, then why
-    return (lines[0] if lines else report.outcome)[:REASON_LIMIT]
+            detail = str(value["detail"])
+            break
+    line = wording.one_line(str(report.longrepr or ""), detail)
+    return (line or report.outcome)[:REASON_LIMIT]
 
 
 def _reason(state: _State, entry: Entry) -> str:
-    return f"known failure ({state.shown(entry)}): {entry.reason}"
+    return wording.known_failure(state.shown(entry), entry.reason)
 
 
 def fixed_entries(state: _State) -> list[Entry]:
@@ -352,10 +344,7 @@ class KnownFailures:
             setattr(report, _KNOWN_ATTR, entry.line)
             if report.failed and str(report.longrepr).startswith("[XPASS(strict)]"):
                 setattr(report, FIXED_ATTR, True)
-                report.longrepr = (
-                    f"fixed: remove it from {state.shown(entry)} ({entry.what}): "
-                    f"the case passes now (listed because: {entry.reason})"
-                )
+                report.longrepr = wording.fixed_case(state.shown(entry), entry.what, entry.reason)
             if report.skipped and hasattr(report, "wasxfail"):
                 known = {"reason": entry.reason}
                 if entry.link is not None:
@@ -417,14 +406,11 @@ class KnownFailures:
         state = self.state
         if state.entries:
             expected = sum(t.failing for t in state.tallies.values())
-            terminalreporter.write_line(
-                f"known failures: {expected} cases failed as listed in {state.path}"
-            )
+            terminalreporter.write_line(wording.known_failed(expected, state.path))
         for entry in state.fixed:
+            ran = state.tallies[entry.line].ran
             terminalreporter.write_line(
-                f"fixed: remove it from {state.shown(entry)} ({entry.what}): "
-                f"all {state.tallies[entry.line].ran} of its cases pass now",
-                red=True,
+                wording.fixed_rule(state.shown(entry), entry.what, ran), red=True
             )
         if state.written is not None:
             terminalreporter.write_line(state.written, red=not state.written.startswith("wrote"))

@@ -20,8 +20,8 @@ import pytest
 from pinochle_adapters.client import EngineError
 from specdata.files import write_atomic
 
-from . import diagnosis
-from .diagnosis import Charge, Outcome
+from . import diagnosis, wording
+from .diagnosis import Charge, Outcome, SuspectEntry
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .house_rules import DERIVED, HOUSE_SKIP, is_undeclared
 from .session import REFERENCE_SHOWN, state_of
@@ -58,10 +58,7 @@ MESSAGE_LIMIT = 4000
 """Longest failure text kept per case in the JSON report (characters)."""
 UNSUPPORTED_SKIP = "engine does not support this "
 """How the skip reason of a case the engine answered "unsupported" (-32001) begins."""
-NOTHING_JUDGED = (
-    "FAILED: no case of the engine's declared variants and methods was judged: every case was "
-    "skipped (see the skip reasons: -rs); a run that tests nothing does not pass"
-)
+NOTHING_JUDGED = wording.NOTHING_JUDGED
 CHARGE_PROPERTY = "charge"
 """User property of a failed item's report: where its answer first differs, and the rules named."""
 
@@ -157,12 +154,6 @@ def _request_line(method: str | None, params: dict[str, Any] | None) -> str | No
     return None if method is None or params is None else request_line(method, params)
 
 
-def _request_shown(item: pytest.Item) -> str:
-    """The line ``request: {...}`` ending a failure: the exact request line, replayable."""
-    line = _details(item)["request"]
-    return f"\n  request: {line}" if line else ""
-
-
 def _details(item: pytest.Item) -> dict[str, Any]:
     """What a report says of a case besides its verdict: where it runs and what it asked."""
     variant, options = variant_of(item), options_of(item)
@@ -245,15 +236,16 @@ class Reporter:
             found = _scenario_charge(item)
             if found is not None:
                 report.user_properties.append((CHARGE_PROPERTY, json.dumps(found.as_dict())))
+        request = _details(item)["request"]
         if call.excinfo.errisinstance(EngineError):
             report.user_properties.append((ENGINE_ERROR, True))
             if not isinstance(item, CaseItem):  # a table case words it in repr_failure
-                report.longrepr = (
-                    f"engine error in {_title(item)}\n{call.excinfo.value}{_request_shown(item)}"
+                report.longrepr = wording.scenario_report(
+                    wording.ENGINE_ERROR, _title(item), call.excinfo.value, request
                 )
         elif call.excinfo.errisinstance(RuleMismatch):
-            report.longrepr = (
-                f"wrong answer in {_title(item)}\n{call.excinfo.value}{_request_shown(item)}"
+            report.longrepr = wording.scenario_report(
+                wording.WRONG_ANSWER, _title(item), call.excinfo.value, request
             )
         return report
 
@@ -339,7 +331,7 @@ class Reporter:
         totals, derived = self.totals(), self.derived_totals()
         return sum(totals[s] + derived[s] for s in ("passed", "failed", "errored"))
 
-    def diagnosis(self) -> list[dict[str, Any]]:
+    def diagnosis(self) -> list[SuspectEntry]:
         """The rules most likely wrong, most likely first (see ``diagnosis``)."""
         return diagnosis.diagnose(self.outcomes.values())
 
@@ -435,7 +427,7 @@ class Reporter:
         found = self.diagnosis()
         if found:
             tr.write_sep("-", "diagnosis: rules most likely wrong")
-            for line in diagnosis.render(found):
+            for line in wording.suspect_lines(found):
                 tr.write_line(line)
         if self.written is not None:
             tr.write_line(self.written, red=not self.complete or "cannot" in self.written)

@@ -31,7 +31,7 @@ from specdata import (
     shown,
 )
 
-from . import notation
+from . import notation, wording
 from .capabilities import expectation
 from .compare import Mismatch, compare
 from .house_rules import DERIVED, SKIP, Plan
@@ -439,56 +439,29 @@ class CaseItem(pytest.Item):
 
     def describe(self, headline: str) -> str:
         """The case in the game's language: rules, question, expected and actual answer."""
-        case = self.case
-        lines = [
-            f"{headline} {case.id} ({case.where})",
-            f"  rules: {case.variant} ({notation.options(case.options)}); tests "
-            + case.rule
-            + (" (negative)" if case.negative else "")
-            + (f", using {', '.join(case.uses)}" if case.uses else ""),
-            f"  asked {case.method}:",
-        ]
-        lines += [
-            f"    {k}: {notation.value(case.method, 'params', k, v)}"
-            for k, v in case.params.items()
-        ]
-        plan = self.plan
-        if plan is not None and plan.house:
-            lines.append(f"  played under the engine's options: {plan.house_text}")
-        if plan is not None and plan.kind == DERIVED:
-            lines.append(f"  expected (DERIVED, not hand-worked: {plan.reason}):")
-        else:
-            lines.append("  expected:")
-        lines += [
-            f"    {k}: {notation.value(case.method, 'result', k, v)}"
-            for k, v in self.expected.items()
-        ]
-        if self.answer is not None:
-            lines.append("  engine answered:")
-            lines += [
-                f"    {k}: {notation.value(case.method, 'result', k, self.answer[k])}"
-                for k in self.expected
-                if k in self.answer
-            ]
-        if case.why:
-            lines.append(f"  why: {case.why}")
-        return "\n".join(lines)
+        case, plan = self.case, self.plan
+        return wording.case_text(
+            headline,
+            case,
+            self.expected,
+            self.answer,
+            house=plan.house_text if plan is not None and plan.house else "",
+            derived=plan.reason if plan is not None and plan.kind == DERIVED else None,
+        )
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str | Any:
         error = excinfo.value
         # The exact line sent (as the JSON report's ``request``): paste it into the engine.
-        request = f"\n  request: {self.request_shown}"
         if isinstance(error, CaseFailed):
-            return (
-                self.describe("wrong answer in")
-                + "\n  mismatches:\n"
-                + "\n".join(f"    - {m}" for m in error.mismatches)
-                + request
+            return wording.case_failed(
+                self.describe(wording.WRONG_ANSWER), error.mismatches, self.request_shown
             )
         if isinstance(error, EngineError):
-            return self.describe("engine error in") + f"\n  engine error: {error}" + request
+            return wording.case_engine_error(
+                self.describe(wording.ENGINE_ERROR), error, self.request_shown
+            )
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:
