@@ -403,27 +403,14 @@ class Reporter:
         )
         tr = terminalreporter
         tr.write_sep("=", "conformance by rule")
-        tr.write_line(f"engine: {self.engine_line()}")
         known = Counter(self.outcomes[n].rule for n in self.known if n in self.outcomes)
-        if failing:
-            width = max(len(r) for r in failing)
-            tr.write_line(f"{'rule':<{width}}  failed  errored  skipped  passed")
-            for rule in failing:
-                c = per_rule[rule]
-                tr.write_line(
-                    f"{rule:<{width}}  {c['failed']:>6}  {c['errored']:>7}  {c['skipped']:>7}  "
-                    f"{c['passed']:>6}" + (f"  ({known[rule]} known)" if known[rule] else "")
-                )
-        if partly:
-            tr.write_line(f"passing, with skipped cases: {', '.join(partly)}")
-        if skipped_only:
-            tr.write_line(f"skipped only: {', '.join(skipped_only)}")
+        lines = wording.rule_summary(self.engine_line(), per_rule, failing, known)
+        lines += wording.skipped_summary(partly, skipped_only)
+        for line in lines:
+            tr.write_line(line)
         unsupported = self.unsupported_by_rule()
         if unsupported:
-            tr.write_line(
-                "answered unsupported (-32001), so not judged: "
-                + ", ".join(f"{rule} ({n})" for rule, n in sorted(unsupported.items()))
-            )
+            tr.write_line(wording.unsupported_summary(unsupported))
         found = self.diagnosis()
         if found:
             tr.write_sep("-", "diagnosis: rules most likely wrong")
@@ -433,32 +420,19 @@ class Reporter:
             tr.write_line(self.written, red=not self.complete or "cannot" in self.written)
         passing = len(per_rule) - len(failing) - len(skipped_only)
         tr.write_line(
-            f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
-            f"{totals['failed']} failed, {totals['errored']} errored"
-            + (f" ({sum(known.values())} of them known)" if known else "")
-            + f", {totals['skipped']} skipped; "
-            f"{len(per_rule)} rules tested: {len(failing)} with a failure or error, "
-            f"{passing} passing, {len(skipped_only)} only skipped"
+            wording.total_summary(
+                totals, sum(known.values()), len(per_rule), len(failing), passing, len(skipped_only)
+            )
         )
         derived = self.derived_totals()
         changed = sum(1 for r in self.skips.values() if r.startswith(HOUSE_SKIP))
         if self.held or self.derived or changed:
-            tr.write_line(
-                f"under the engine's house rules: {len(self.held)} cases hold as hand-worked, "
-                f"{len(self.derived)} derived, {changed} skipped as changed by them"
-            )
+            tr.write_line(wording.house_summary(len(self.held), len(self.derived), changed))
         if self.derived:
-            tr.write_line(
-                f"derived (not hand-worked: the reference engine's answers under the engine's "
-                f"house rules): {len(self.derived)} cases, {derived['passed']} passed, "
-                f"{derived['failed']} failed, {derived['errored']} errored"
-            )
+            tr.write_line(wording.derived_summary(len(self.derived), derived))
         undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
         if undeclared:
-            tr.write_line(
-                f"not counted: {undeclared} cases of variants or methods the engine does not "
-                "declare"
-            )
+            tr.write_line(wording.undeclared_summary(undeclared))
         if self.nothing_judged():
             tr.write_line(NOTHING_JUDGED, red=True, bold=True)
 

@@ -421,6 +421,84 @@ def suspect_lines(diagnosis: Sequence[SuspectEntry], limit: int = 5) -> list[str
     return lines
 
 
+def rule_summary(
+    engine: str,
+    per_rule: Mapping[str, Mapping[str, int]],
+    failing: Sequence[str],
+    known: Mapping[str, int],
+) -> list[str]:
+    """The engine, then a table of the rules with a failure or error (``known``: rule -> how
+    many of its failures are known failures)."""
+    lines = [f"engine: {engine}"]
+    if failing:
+        width = max(len(r) for r in failing)
+        lines.append(f"{'rule':<{width}}  failed  errored  skipped  passed")
+        for rule in failing:
+            c = per_rule[rule]
+            lines.append(
+                f"{rule:<{width}}  {c['failed']:>6}  {c['errored']:>7}  {c['skipped']:>7}  "
+                f"{c['passed']:>6}" + (f"  ({known[rule]} known)" if known.get(rule) else "")
+            )
+    return lines
+
+
+def skipped_summary(partly: Sequence[str], only: Sequence[str]) -> list[str]:
+    """The rules passing with some cases skipped, and the rules only skipped."""
+    lines = []
+    if partly:
+        lines.append(f"passing, with skipped cases: {', '.join(partly)}")
+    if only:
+        lines.append(f"skipped only: {', '.join(only)}")
+    return lines
+
+
+def unsupported_summary(counts: Mapping[str, int]) -> str:
+    """Rule ID -> cases the engine answered "unsupported" (-32001), in one line."""
+    return "answered unsupported (-32001), so not judged: " + ", ".join(
+        f"{rule} ({n})" for rule, n in sorted(counts.items())
+    )
+
+
+def total_summary(
+    totals: Mapping[str, int],
+    known: int,
+    rules: int,
+    failing: int,
+    passing: int,
+    skipped_only: int,
+) -> str:
+    """The run's last line: items by outcome (``known`` of them known failures), rules tested."""
+    return (
+        f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
+        f"{totals['failed']} failed, {totals['errored']} errored"
+        + (f" ({known} of them known)" if known else "")
+        + f", {totals['skipped']} skipped; "
+        f"{rules} rules tested: {failing} with a failure or error, "
+        f"{passing} passing, {skipped_only} only skipped"
+    )
+
+
+def house_summary(held: int, derived: int, changed: int) -> str:
+    """What the engine's house rules did to the cases."""
+    return (
+        f"under the engine's house rules: {held} cases hold as hand-worked, "
+        f"{derived} derived, {changed} skipped as changed by them"
+    )
+
+
+def derived_summary(count: int, totals: Mapping[str, int]) -> str:
+    """The cases judged on a derived expectation, by outcome."""
+    return (
+        f"derived (not hand-worked: the reference engine's answers under the engine's "
+        f"house rules): {count} cases, {totals['passed']} passed, "
+        f"{totals['failed']} failed, {totals['errored']} errored"
+    )
+
+
+def undeclared_summary(count: int) -> str:
+    return f"not counted: {count} cases of variants or methods the engine does not declare"
+
+
 NOTHING_JUDGED = (
     "FAILED: no case of the engine's declared variants and methods was judged: every case was "
     "skipped (see the skip reasons: -rs); a run that tests nothing does not pass"
