@@ -15,13 +15,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any, NotRequired, TypedDict
+from typing import NotRequired, TypedDict
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
 from . import blame, wording
 from .blame import MELD_ITEM_RULE
-from .compare import TotalsOnly, compare_at, meld_diff
+from .compare import Answer, TotalsOnly, compare_at, meld_diff
 
 MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
@@ -187,8 +187,8 @@ def _family(
 
 
 def _refusal(
-    expected: Mapping[str, Any] | None,
-    answered: Mapping[str, Any] | None,
+    expected: Answer | None,
+    answered: Answer | None,
     actions: Sequence[str],
     by_kind: bool = True,
 ) -> Charge | None:
@@ -242,17 +242,26 @@ def _refusal(
     return None
 
 
-def _refused_at(refusal: Mapping[str, Any] | None) -> float:
+def _refused_at(refusal: Answer | None) -> float:
     """Where a refusal stops: its action's index, -1 for the deal, infinity for no refusal."""
     if refusal is None:
         return math.inf
     i = refusal.get("index")
-    return -1 if i is None else float(i)
+    return float(i) if isinstance(i, int | float) else -1
+
+
+def _object(value: object) -> Answer | None:
+    """A JSON object of an answer (``first_illegal``, ``violation``), None for anything else."""
+    return value if isinstance(value, Mapping) else None
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
 
 
 def hand_divergence(
-    expect: Mapping[str, Any],
-    answer: Mapping[str, Any],
+    expect: Answer,
+    answer: Answer,
     actions: Sequence[str],
     rule: str,
     uses: Sequence[str] = (),
@@ -261,7 +270,7 @@ def hand_divergence(
     rules = (rule, *uses)
     deferred = None
     if "first_illegal" in expect or "legal" in expect:
-        want, got = expect.get("first_illegal"), answer.get("first_illegal")
+        want, got = _object(expect.get("first_illegal")), _object(answer.get("first_illegal"))
         charge = _refusal(want, got, actions)
         if charge is not None and _refused_at(want) != _refused_at(got):
             return charge
@@ -272,9 +281,7 @@ def hand_divergence(
     return found if found is not None else deferred
 
 
-def _state_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], rules: Sequence[str]
-) -> Charge | None:
+def _state_divergence(expect: Answer, answer: Answer, rules: Sequence[str]) -> Charge | None:
     """The first divergence of the hand's state, in play order, after the actions' verdicts:
     the field and its rules from the one blame table (``blame.hand_divergence``); a field the
     table does not know is charged to the case's rule."""
@@ -289,9 +296,9 @@ def _state_divergence(
 
 def charge_case(
     method: str,
-    params: Mapping[str, Any],
-    expect: Mapping[str, Any],
-    answer: Mapping[str, Any],
+    params: Answer,
+    expect: Answer,
+    answer: Answer,
     rule: str,
     uses: Sequence[str] = (),
     detail: str = "",
@@ -300,9 +307,10 @@ def charge_case(
     refused by one side only, the meld items that differ; else the case's own rule."""
     found: Charge | None = None
     if method == "play_hand":
-        found = hand_divergence(expect, answer, list(params.get("actions") or []), rule, uses)
+        actions = [str(a) for a in _list(params.get("actions"))]
+        found = hand_divergence(expect, answer, actions, rule, uses)
     elif method == "auction":
-        calls = list(params.get("calls") or [])
+        calls = _list(params.get("calls"))
         found = auction_divergence(expect, answer, calls, rule)
         if found is None:
             found = auction_state_divergence(expect, answer, calls, (rule, *uses))
@@ -320,16 +328,16 @@ def charge_case(
 
 
 def game_divergence(
-    expect: Mapping[str, Any],
-    answer: Mapping[str, Any],
-    params: Mapping[str, Any],
+    expect: Answer,
+    answer: Answer,
+    params: Answer,
     rule: str,
     uses: Sequence[str] = (),
 ) -> Charge | None:
     """The first point where a ``play_game`` answer leaves the expected game: each hand in order
     (its dealer, then as ``hand_divergence`` places it), the step refused, then the game's
     scores, winner and next dealer."""
-    lists = [list(a) if isinstance(a, list) else [] for a in params.get("actions") or []]
+    lists = [[str(x) for x in _list(a)] for a in _list(params.get("actions"))]
     want_hands, got_hands = expect.get("hands"), answer.get("hands")
     got_hands = got_hands if isinstance(got_hands, list) else []
     if isinstance(want_hands, list):
@@ -366,11 +374,11 @@ def game_divergence(
     return None
 
 
-def _game_refusal(want: Any, got: Any, lists: Sequence[Sequence[str]]) -> Charge | None:
+def _game_refusal(want: object, got: object, lists: Sequence[Sequence[str]]) -> Charge | None:
     """A step of a game refused by one side only, or under another rule: placed in the first
     hand either side refuses, as a hand's refusal is."""
 
-    def hand_of(x: Any) -> float:
+    def hand_of(x: object) -> float:
         hand = x.get("hand") if isinstance(x, Mapping) else None
         return hand if isinstance(hand, int) else math.inf
 
@@ -380,13 +388,13 @@ def _game_refusal(want: Any, got: Any, lists: Sequence[Sequence[str]]) -> Charge
     hand = int(first)
     actions = lists[hand] if hand < len(lists) else []
     mine = [x if hand_of(x) == hand else None for x in (want, got)]
-    found = _refusal(mine[0], mine[1], [str(a) for a in actions])
+    found = _refusal(_object(mine[0]), _object(mine[1]), [str(a) for a in actions])
     return (
         None if found is None else Charge(found.rules, f"hand {hand + 1} {found.at}", found.detail)
     )
 
 
-def _call_text(call: Any) -> str:
+def _call_text(call: object) -> str:
     if not isinstance(call, Mapping):
         return str(call)
     what = "pass" if call.get("pass") else f"bid {call.get('bid')}"
@@ -394,7 +402,7 @@ def _call_text(call: Any) -> str:
 
 
 def auction_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], calls: Sequence[Any], rule: str
+    expect: Answer, answer: Answer, calls: Sequence[object], rule: str
 ) -> Charge | None:
     """The first call refused by one side only (or under another rule), charged to that call's
     rule rather than the case's: a sequence refused before the call a case tests says nothing
@@ -418,17 +426,17 @@ def auction_divergence(
     )
 
 
-def _is_pass(call: Any) -> bool:
+def _is_pass(call: object) -> bool:
     return isinstance(call, Mapping) and bool(call.get("pass"))
 
 
-def _bid(call: Any) -> int | None:
+def _bid(call: object) -> int | None:
     bid = call.get("bid") if isinstance(call, Mapping) else None
     return bid if isinstance(bid, int) and not isinstance(bid, bool) else None
 
 
 def auction_state_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], calls: Sequence[Any], rules: Sequence[str]
+    expect: Answer, answer: Answer, calls: Sequence[object], rules: Sequence[str]
 ) -> Charge | None:
     """The first field of an auction's state that differs, once both sides agree on which call
     (if any) is refused, charged to the rule that decides that field at that point
@@ -479,7 +487,7 @@ def auction_state_divergence(
     return None
 
 
-def _same(want: Any, got: Any) -> bool:
+def _same(want: object, got: object) -> bool:
     return not compare_at("auction", "x", want, got)
 
 
@@ -497,9 +505,9 @@ def _applies(rule: str, variant: str) -> bool:
 
 
 def score_divergence(
-    params: Mapping[str, Any],
-    expect: Mapping[str, Any],
-    answer: Mapping[str, Any],
+    params: Answer,
+    expect: Answer,
+    answer: Answer,
     rules: Sequence[str],
 ) -> Charge | None:
     """The first field of a scored hand that differs, in the order a hand is scored: made or
@@ -569,9 +577,7 @@ def score_divergence(
     return None
 
 
-def meld_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], rule: str
-) -> Charge | None:
+def meld_divergence(expect: Answer, answer: Answer, rule: str) -> Charge | None:
     """The meld items reported wrong, each charged to the rule of its item: a run case whose
     run is right but which also reports a royal marriage points at the royal marriage rule."""
     want, got = expect.get("melds"), answer.get("melds")
@@ -606,7 +612,7 @@ def meld_divergence(
 
 
 def _total_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], reported: Sequence[Any], rule: str
+    expect: Answer, answer: Answer, reported: Sequence[object], rule: str
 ) -> Charge | None:
     """A meld total checked without its items (a scenario's first Then step): which item is
     wrong does not show, but the engine's items do. One worth exactly the surplus is likeliest

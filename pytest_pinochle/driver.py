@@ -4,14 +4,13 @@ the engine, and the checks of its Then steps through the suite's one comparison.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 
 from specdata import VARIANTS_DIR, load_yaml
 
 from . import wording
-from .compare import Mismatch, TotalsOnly, compare, compare_at, meld_diff
+from .compare import Answer, Mismatch, TotalsOnly, compare, compare_at, meld_diff
 from .house_rules import SKIP
 from .session import ModelledEngine
 
@@ -46,13 +45,13 @@ class Situation:
     tricks: list[int] = field(default_factory=lambda: [0, 0])
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])
     method: str | None = None
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
     sent_line: str | None = None
     """The last question's request line as the engine received it (its id included)."""
-    answer: dict[str, Any] = field(default_factory=dict)
-    expected_melds: list[dict[str, Any]] = field(default_factory=list)
+    answer: dict[str, object] = field(default_factory=dict)
+    expected_melds: list[Answer] = field(default_factory=list)
     """Melds the Then steps have named so far (for "the meld has nothing else")."""
-    expected: dict[str, Any] = field(default_factory=dict)
+    expected: dict[str, object] = field(default_factory=dict)
     """Every field the Then steps have expected so far, as one expected answer: what the
     diagnosis compares to place a failure (the first divergence in play order)."""
 
@@ -71,7 +70,7 @@ class Situation:
 
     # --- When -----------------------------------------------------------------------------------
 
-    def ask(self, method: str, **params: Any) -> dict[str, Any]:
+    def ask(self, method: str, **params: object) -> dict[str, object]:
         """Ask the engine with the scenario's variant and options; skip what it does not play."""
         if self.variant is None:
             raise AssertionError(wording.NO_RULES)
@@ -98,7 +97,7 @@ class Situation:
 
     def score_hand(self, outcome: str) -> None:
         """Ask ``score_hand`` with the contract, meld, tricks and scores given."""
-        params: dict[str, Any] = {
+        params: dict[str, object] = {
             "bidder_team": self.bidder_team,
             "contract": self.contract,
             "outcome": outcome,
@@ -116,7 +115,7 @@ class Situation:
         missing = [seat for seat in range(4) if seat not in self.hands]
         if missing:
             raise AssertionError(wording.hands_missing(missing))
-        params: dict[str, Any] = {
+        params: dict[str, object] = {
             "dealer": self.dealer,
             "scores": self.scores,
             "hands": [self.hands[seat] for seat in range(4)],
@@ -128,33 +127,33 @@ class Situation:
 
     # --- Then -----------------------------------------------------------------------------------
 
-    def field(self, key: str) -> Any:
+    def field(self, key: str) -> object:
         """A field of the last answer; a clear failure if the engine left it out."""
         if key not in self.answer:
             raise RuleMismatch(wording.scenario_failed(wording.no_field(key), self.context()))
         return self.answer[key]
 
-    def mismatches(self, expect: dict[str, Any]) -> list[Mismatch]:
+    def mismatches(self, expect: Answer) -> list[Mismatch]:
         """How the last answer differs from ``expect`` (the suite's one comparison)."""
         if self.method is None:
             raise AssertionError(wording.NO_QUESTION)
         self.expected.update(expect)
         return compare(self.method, expect, self.answer)
 
-    def expect(self, expect: dict[str, Any], message: str) -> None:
+    def expect(self, expect: Answer, message: str) -> None:
         """Fail with ``message``, the situation and the mismatches unless the answer matches
         ``expect``."""
         __tracebackhide__ = True
         self.check_all(self.mismatches(expect), message)
 
-    def expect_at(self, path: str, expected: Any, actual: Any, message: str) -> None:
+    def expect_at(self, path: str, expected: object, actual: object, message: str) -> None:
         """Fail with ``message`` unless ``actual`` (found at ``path``) matches ``expected``."""
         __tracebackhide__ = True
         if self.method is None:
             raise AssertionError(wording.NO_QUESTION)
         self.check_all(compare_at(self.method, path, expected, actual), message)
 
-    def expect_meld(self, entry: dict[str, Any], message: str) -> None:
+    def expect_meld(self, entry: Answer, message: str) -> None:
         """The answer reports ``entry`` besides the melds already expected."""
         __tracebackhide__ = True
         self.expected_melds.append(entry)
@@ -168,16 +167,16 @@ class Situation:
                 wording.melds_named_worth(message, worth, melds.total),
             )
             return
-        self.check(not meld_diff(self.expected_melds, melds).missing, message)
+        self.check(not meld_diff(self.expected_melds, items(melds)).missing, message)
 
-    def unexpected_melds(self) -> list[dict[str, Any]]:
+    def unexpected_melds(self) -> list[Answer]:
         """Reported melds that no Then step has expected (for an engine reporting totals only:
         the points its total counts beyond the items named, as one entry)."""
         melds = self.field("melds")
         if isinstance(melds, TotalsOnly):
             beyond = (melds.total or 0) - melds.worth(self.expected_melds)
             return [{"id": "unitemised", "count": 1, "points": beyond}] if beyond else []
-        return [dict(m) for m in meld_diff(self.expected_melds, melds).unexpected]
+        return [dict(m) for m in meld_diff(self.expected_melds, items(melds)).unexpected]
 
     def context(self) -> str:
         """The question and answer in the game's language, for the end of a failure message."""
@@ -196,6 +195,16 @@ class Situation:
         __tracebackhide__ = True
         if mismatches:
             raise RuleMismatch(wording.scenario_failed(message, self.context(), mismatches))
+
+
+def items(value: object) -> list[object]:
+    """A list of a request or answer (its schema says so; anything else holds no item)."""
+    return value if isinstance(value, list) else []
+
+
+def card_list(value: object) -> list[str]:
+    """A card list of a request or answer as codes (anything else holds no card)."""
+    return [str(c) for c in items(value)]
 
 
 SITUATION_KEY = pytest.StashKey[Situation]()

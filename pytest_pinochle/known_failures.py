@@ -12,10 +12,9 @@ the diagnosis (marked known); a listed case that passes counts as passed.
 from __future__ import annotations
 
 import json
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -59,9 +58,9 @@ class Entry:
         name = f"case {self.case}" if self.case is not None else f"rule {self.rule}"
         return name + (f" in {self.variant}" if self.variant else "")
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, str]:
         """The entry as the report and ``--write-known-failures`` carry it."""
-        out: dict[str, Any] = {}
+        out: dict[str, str] = {}
         if self.case is not None:
             out["case"] = self.case
         if self.rule is not None:
@@ -139,7 +138,7 @@ class _State:
     """Node ID -> case key of every suite item collected (before any deselection)."""
     tallies: dict[int, _Tally] = field(default_factory=dict)
     """Entry line -> what its cases did (the controller's view, across xdist workers)."""
-    failures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    failures: dict[str, dict[str, str]] = field(default_factory=dict)
     """Node ID -> the entry ``--write-known-failures`` writes for it."""
     fixed: list[Entry] = field(default_factory=list)
     written: str | None = None
@@ -268,7 +267,7 @@ def fixed_entries(state: _State) -> list[Entry]:
     return out
 
 
-def kept_entries(state: _State) -> list[dict[str, Any]]:
+def kept_entries(state: _State) -> list[dict[str, str]]:
     """What ``--write-known-failures`` writes after a completed run: the failures seen (each
     under the entry that listed it, else as a new case entry) and the listed entries none of
     whose cases ran (deselected, another variant), so that an update in place loses nothing."""
@@ -282,7 +281,7 @@ def _ran(state: _State, entry: Entry) -> bool:
     return tally is not None and tally.ran > 0
 
 
-def write_file(path: Path, entries: Iterable[dict[str, Any]]) -> None:
+def write_file(path: Path, entries: Iterable[Mapping[str, str]]) -> None:
     """Write entries in the ``--known-failures`` format, one per case, sorted, whole or not at
     all (``write_atomic``)."""
     unique = {(e.get("case"), e.get("rule"), e.get("variant")): e for e in entries}
@@ -355,10 +354,11 @@ class KnownFailures:
             if entry is not None:
                 written = entry.as_dict()  # still failing: keep the entry, its reason and link
             else:
-                written = {"case": case_key(item), "variant": variant_of(item)}
+                written = {"case": case_key(item)}
+                variant = variant_of(item)
+                if variant is not None:
+                    written["variant"] = variant
                 written["reason"] = _first_line(report)
-                if written["variant"] is None:
-                    del written["variant"]
             setattr(report, _CASE_ATTR, written)
         return report
 
@@ -400,7 +400,7 @@ class KnownFailures:
             return
         state.written = f"wrote {len(kept)} known failures to {state.write_to}"
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if hasattr(self.config, "workerinput"):
             return
         state = self.state

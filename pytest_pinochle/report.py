@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -75,7 +75,7 @@ def outcome_of(report: pytest.TestReport) -> str:
     return "skipped" if report.skipped else "passed"
 
 
-def property_of(report: pytest.TestReport, key: str) -> Any:
+def property_of(report: pytest.TestReport, key: str) -> object:
     """A user property of a report (None when absent)."""
     for k, value in report.user_properties:
         if k == key:
@@ -83,13 +83,13 @@ def property_of(report: pytest.TestReport, key: str) -> Any:
     return None
 
 
-def json_property(report: pytest.TestReport, key: str) -> Any:
+def json_property(report: pytest.TestReport, key: str) -> object:
     """A user property written as JSON text (so JUnit XML shows JSON, not a Python repr)."""
     raw = property_of(report, key)
     return json.loads(raw) if isinstance(raw, str) else raw
 
 
-def uses_property(value: Any) -> tuple[str, ...]:
+def uses_property(value: object) -> tuple[str, ...]:
     """The rule IDs of a ``uses`` property (space-separated)."""
     return tuple(str(value or "").split())
 
@@ -123,7 +123,9 @@ def _scenario_charge(item: pytest.Item) -> Charge | None:
     the engine's last answer (a whole hand at its first divergence in play order)."""
     situation = item.stash.get(SITUATION_KEY, None)
     rule = property_of_item(item, RULE_PROPERTY)
-    if not isinstance(situation, Situation) or situation.method is None or not rule:
+    if not isinstance(situation, Situation) or situation.method is None:
+        return None
+    if not isinstance(rule, str) or not rule:
         return None
     uses = uses_property(property_of_item(item, USES_PROPERTY))
     try:
@@ -134,7 +136,7 @@ def _scenario_charge(item: pytest.Item) -> Charge | None:
         return None
 
 
-def property_of_item(item: pytest.Item, key: str) -> Any:
+def property_of_item(item: pytest.Item, key: str) -> object:
     """A user property of an item (None when absent)."""
     for k, value in item.user_properties:
         if k == key:
@@ -149,7 +151,7 @@ def _suite_version() -> str:
         return "unknown"
 
 
-def _request_line(method: str | None, params: dict[str, Any] | None) -> str | None:
+def _request_line(method: str | None, params: Mapping[str, object] | None) -> str | None:
     """The request as one JSON line (``tables.request_line``), None when nothing was asked."""
     return None if method is None or params is None else request_line(method, params)
 
@@ -160,7 +162,7 @@ def _details(item: pytest.Item) -> dict[str, Any]:
     sent: str | None = None
     if isinstance(item, CaseItem):
         method: str | None = item.case.method
-        params: dict[str, Any] | None = item.sent
+        params: Mapping[str, object] | None = item.sent
         sent = item.sent_line
     else:
         situation = item.stash.get(SITUATION_KEY, None)
@@ -196,7 +198,7 @@ class Reporter:
         """Cases judged hand-worked under options the engine plays in place of the case's."""
         self.known: dict[str, dict[str, str]] = {}
         """Node ID -> the known-failures entry (reason, link) of an item that failed as listed."""
-        self.details: dict[str, dict[str, Any]] = {}
+        self.details: dict[str, dict[str, object]] = {}
         self.messages: dict[str, str] = {}
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.complete = True
@@ -386,7 +388,9 @@ class Reporter:
             "selection": selection(self.config),
         }
 
-    def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter, config: pytest.Config
+    ) -> None:
         if hasattr(config, "workerinput") or not self.outcomes:
             return
         per_rule = self.per_rule()

@@ -59,9 +59,9 @@ class Case:
     variant: str
     options: dict[str, str]
     """Table options with the case's merged over them; every value a string."""
-    params: dict[str, Any]
+    params: dict[str, object]
     """The method's params except variant and options; card lists as lists of codes."""
-    expect: dict[str, Any]
+    expect: dict[str, object]
     """The answer's fields the rules require; card lists as lists of codes."""
     rule: str
     """The one rule the case tests: its failure is charged to this rule."""
@@ -83,7 +83,7 @@ class Case:
         return f"{self.file}:{self.line}"
 
     @property
-    def request(self) -> dict[str, Any]:
+    def request(self) -> dict[str, object]:
         """The full params of the protocol call: variant, options, then the input."""
         return {"variant": self.variant, "options": dict(self.options), **self.params}
 
@@ -358,10 +358,10 @@ class TableFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
-def request_line(method: str, params: dict[str, Any], request_id: int = 1) -> str:
+def request_line(method: str, params: Mapping[str, object], request_id: int = 1) -> str:
     """A request as one JSON line, replayable into an engine as it is (the line a case sent is
     shown as sent, its id included: ``CaseItem.sent_line``; this one is for a case not sent)."""
-    return protocol.encode(protocol.request(request_id, method, params))
+    return protocol.encode(protocol.request(request_id, method, dict(params)))
 
 
 EXPECTATION_PROPERTY = "expectation"
@@ -384,11 +384,11 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
-        self.answer: dict[str, Any] | None = None
+        self.answer: dict[str, object] | None = None
         self.plan: Plan | None = None
         self.sent_line: str | None = None
         """The request line the engine received, byte for byte (None until one was sent)."""
-        self.modelled: dict[str, Any] | None = None
+        self.modelled: dict[str, object] | None = None
         """The expectation in the engine's declared model (``capabilities.expectation``)."""
         self.add_marker(pytest.mark.rule(id=case.rule))
         for rule in case.uses:
@@ -419,7 +419,7 @@ class CaseItem(pytest.Item):
             raise CaseFailed(mismatches)
 
     @property
-    def sent(self) -> dict[str, Any]:
+    def sent(self) -> dict[str, object]:
         """The params put to the engine: the case's, under the options the engine plays."""
         return self.plan.params if self.plan is not None else self.case.request
 
@@ -429,7 +429,7 @@ class CaseItem(pytest.Item):
         return self.sent_line or request_line(self.case.method, self.sent)
 
     @property
-    def expected(self) -> dict[str, Any]:
+    def expected(self) -> dict[str, object]:
         """What the answer is judged against: hand-worked, or derived under house rules."""
         if self.modelled is not None:
             return self.modelled

@@ -34,12 +34,10 @@ Grammar:
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_bdd import parsers, then
 
 from pytest_pinochle import notation, wording
-from pytest_pinochle.driver import Situation
+from pytest_pinochle.driver import Situation, card_list, items
 from specdata import RULE_ID
 
 INT = r"-?\d+"
@@ -66,7 +64,7 @@ def meld_includes(
     situation: Situation, count: str, meld: str, suit: str | None, points: str
 ) -> None:
     """One meld entry: id, multiplicity and points (and its suit when named)."""
-    want: dict[str, Any] = {"id": meld, "count": int(count), "points": int(points)}
+    want: dict[str, object] = {"id": meld, "count": int(count), "points": int(points)}
     if suit:
         want["suit"] = notation.SUIT_BY_NAME[suit]
     situation.expect_meld(want, wording.meld_includes(want))
@@ -86,7 +84,7 @@ def meld_nothing_else(situation: Situation) -> None:
 def legal_plays_are(situation: Situation, cards: str) -> None:
     """The set of cards the hand may play."""
     want = notation.parse_cards(cards)
-    got = situation.field("cards")
+    got = card_list(situation.field("cards"))
     situation.expect({"cards": want}, wording.legal_plays(situation.hand(), want, got))
 
 
@@ -94,7 +92,7 @@ def legal_plays_are(situation: Situation, cards: str) -> None:
 def card_wins(situation: Situation, which: str) -> None:
     """The trick winner as a position in play order."""
     got = situation.field("winner")
-    trick = situation.params["trick"]
+    trick = card_list(situation.params["trick"])
     want = notation.ordinal(which)
     situation.expect({"winner": want}, wording.trick_winner(trick, which, want, got))
 
@@ -122,7 +120,7 @@ def seat_dealt(situation: Situation, seat: str, cards: str) -> None:
 @then(parsers.re(r"every seat is dealt (?P<size>\d+) cards"))
 def every_seat_dealt(situation: Situation, size: str) -> None:
     """All four hands have the hand size."""
-    sizes = [len(h) for h in situation.field("hands")]
+    sizes = [len(card_list(h)) for h in items(situation.field("hands"))]
     situation.check(sizes == [int(size)] * 4, wording.hand_sizes(size, sizes))
 
 
@@ -133,7 +131,7 @@ def next_dealer(situation: Situation, seat: str) -> None:
     situation.expect({"next_dealer": int(seat)}, wording.next_dealer(seat, got))
 
 
-def _refused(situation: Situation, key: str, found: dict[str, Any], what: str) -> None:
+def _refused(situation: Situation, key: str, found: dict[str, object], what: str) -> None:
     legal = situation.answer.get("legal")
     said = situation.answer.get(key) or None
     situation.expect(
