@@ -1,12 +1,11 @@
-"""The one place where the suite words a verdict on an engine: a mismatch, a case's or a scenario's
-failure, a Then step's sentence, a derived expectation, a charge, the diagnosis, a known failure.
+"""The one place the suite words a verdict on an engine: a mismatch, a table case's or a scenario's
+failure (both show a mismatch alike), a Then step's sentence, a derived expectation, a charge, the
+diagnosis, the run's summary, a known failure.
 
-Every function takes structured values and returns text; the modules that judge call them and word
-nothing themselves (``tests/test_wording.py`` fails on a failure sentence written anywhere else).
-Table cases and Then steps show a mismatch through the same ``mismatch_lines``, so it reads the same
-in both. Not here: faults in the suite's own data (a table's ``CaseError``, a known-failures file's
-line), worded beside the check that finds them, and an engine's misbehaviour (``EngineError``),
-worded by the client in ``pinochle_adapters``, a lower layer. Values are shown by ``notation``.
+Functions take structured values and return text; no other module words a failure
+(``tests/test_wording.py``). Not here: faults in the suite's own data, worded beside the checks
+that find them, and an engine's misbehaviour (``EngineError``), worded by the client in
+``pinochle_adapters``, a lower layer. Cards, suits and melds are shown by ``notation``.
 """
 
 from __future__ import annotations
@@ -217,7 +216,8 @@ def scenario_report(headline: str, title: str, text: object, request: str | None
     return f"{headline} {title}\n{text}{request_shown(request)}"
 
 
-# --- Then steps (features/steps/then.py): what the rules say, then what the engine says -------
+# --- Then steps (features/steps/then.py): each says what the rules require, then what the
+# engine answered; the step's mismatches follow it (``scenario_failed``).
 
 
 def meld_total(want: object, got: object) -> str:

@@ -197,14 +197,34 @@ def test_the_scan_lets_pass_what_is_not_wording() -> None:
 # --- one mismatch, one reading ----------------------------------------------------------------
 
 
-def test_a_scenario_and_a_table_case_show_a_mismatch_alike() -> None:
+def _scenario_failure() -> RuleMismatch:
+    """The Then step "they are worth 5 points" failing on an engine that counts 3."""
     situation = Situation(engine=cast(Any, None), variant="double-deck")
     situation.method, situation.answer = "card_points", {"points": 3}
     with pytest.raises(RuleMismatch) as failure:
         then.worth(situation, "5")
+    return failure.value
+
+
+def test_a_scenario_and_a_table_case_show_a_mismatch_alike() -> None:
+    failure = _scenario_failure()
     mismatches = compare("card_points", {"points": 5}, {"points": 3})
     block = wording.mismatch_lines(mismatches)
     assert block == "\n  mismatches:\n    - points: expected 5, got 3"
-    assert block in str(failure.value)
+    assert block in str(failure)
     assert block in wording.case_failed("wrong answer in dd-pts", mismatches, None)
-    assert str(failure.value).startswith("the cards are worth 5; the engine counts 3\n")
+    assert str(failure).startswith("the cards are worth 5; the engine counts 3\n")
+
+
+def test_a_failure_in_one_line_is_its_first_mismatch_or_its_sentence() -> None:
+    mismatches = compare("card_points", {"points": 5}, {"points": 3})
+    case = wording.case_failed(
+        "wrong answer in dd-pts (t.yaml:3)\n  rules: double-deck", mismatches, "{}"
+    )
+    failure = _scenario_failure()
+    scenario = wording.scenario_report(wording.WRONG_ANSWER, "f: s", failure, "{}")
+    assert wording.one_line(case) == "points: expected 5, got 3"
+    assert wording.one_line(scenario) == "the cards are worth 5; the engine counts 3"
+    assert wording.one_line(scenario, "expected 5, engine 3") == "expected 5, engine 3"
+    fault = "engine error in f: s\nengine 'x': crashed (exit 1)"
+    assert wording.one_line(fault) == "crashed (exit 1)"
