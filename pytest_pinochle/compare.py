@@ -10,9 +10,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Any, Literal
+from typing import Literal
 
-from . import notation
+from . import notation, wording
+
+Answer = Mapping[str, object]
+"""An engine's answer, or the expected part of one: a JSON object, its fields not known here."""
 
 Kind = Literal["exact", "set", "multiset", "sequence", "melds", "given-keys"]
 
@@ -58,7 +61,7 @@ SPECIAL: dict[str, dict[str, Kind]] = {
 and everything else is exact."""
 
 
-class TotalsOnly(list[Any]):
+class TotalsOnly(list[object]):
     """The ``melds`` of an engine that reports meld as totals only (capability ``meld:
     totals``): empty, never compared item by item; an expected list of items is held to the
     answer's ``total`` instead (their points must add up to it)."""
@@ -67,12 +70,16 @@ class TotalsOnly(list[Any]):
         super().__init__()
         self.total = total
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[type[TotalsOnly], tuple[int | None]]:
         return (TotalsOnly, (self.total,))
 
-    def worth(self, expected: Sequence[Mapping[str, Any]]) -> int:
+    def worth(self, expected: Sequence[Answer]) -> int:
         """What the expected items add up to."""
-        return sum(int(m.get("points") or 0) for m in expected)
+        return sum(_points(m.get("points")) for m in expected)
+
+
+def _points(value: object) -> int:
+    return int(value) if isinstance(value, int | float) else 0
 
 
 MELD_KEYS = ("id", "count", "points", "suit", "cards")
@@ -80,9 +87,13 @@ MELD_KEYS = ("id", "count", "points", "suit", "cards")
 gives them; ``cards`` as a multiset)."""
 
 
-def _meld_field_matches(key: str, want: Any, got: Any) -> bool:
+def _meld_field_matches(key: str, want: object, got: object) -> bool:
     if key == "cards":
-        return isinstance(got, list) and sorted(map(str, got)) == sorted(map(str, want))
+        return (
+            isinstance(got, list)
+            and isinstance(want, list)
+            and sorted(map(str, got)) == sorted(map(str, want))
+        )
     return bool(got == want)
 
 
@@ -114,10 +125,10 @@ class Mismatch:
     text: str
 
     def __str__(self) -> str:
-        return f"{self.where}: {self.text}"
+        return wording.at(self.where, self.text)
 
 
-def compare(method: str, expect: Mapping[str, Any], actual: Mapping[str, Any]) -> list[Mismatch]:
+def compare(method: str, expect: Answer, actual: Answer) -> list[Mismatch]:
     """How ``actual`` differs from ``expect`` (empty when it conforms).
 
     Every key of ``expect`` must be in the answer and match by the field map; keys of the answer
@@ -127,19 +138,19 @@ def compare(method: str, expect: Mapping[str, Any], actual: Mapping[str, Any]) -
     out: list[Mismatch] = []
     for key, want in expect.items():
         if key not in actual:
-            out.append(Mismatch(key, f"expected {want!r}, missing from the answer"))
+            out.append(Mismatch(key, wording.missing(want)))
         else:
             out.extend(_compare(fields, key, key, want, actual[key]))
     return out
 
 
-def compare_at(method: str, path: str, expected: Any, actual: Any) -> list[Mismatch]:
+def compare_at(method: str, path: str, expected: object, actual: object) -> list[Mismatch]:
     """Compare one value found at ``path`` of ``method``'s answer (``hands[]`` for one hand)."""
     return _compare(field_map(method), path, path.replace("[]", ""), expected, actual)
 
 
 def _compare(
-    fields: Mapping[str, Kind], path: str, label: str, want: Any, got: Any
+    fields: Mapping[str, Kind], path: str, label: str, want: object, got: object
 ) -> list[Mismatch]:
     kind = fields.get(path, "exact")
     if kind == "melds":
@@ -151,12 +162,6 @@ def _compare(
     return _exact(fields, path, label, want, got)
 
 
-def _show(value: object) -> str:
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return " ".join(value) if value else "nothing"
-    return repr(value)
-
-
 def _same_scalar(want: object, got: object) -> bool:
     numbers = (int, float)
     if isinstance(want, numbers) and isinstance(got, numbers):
@@ -166,56 +171,49 @@ def _same_scalar(want: object, got: object) -> bool:
 
 
 def _exact(
-    fields: Mapping[str, Kind], path: str, label: str, want: Any, got: Any
+    fields: Mapping[str, Kind], path: str, label: str, want: object, got: object
 ) -> list[Mismatch]:
     if isinstance(want, dict) and isinstance(got, dict):
         out: list[Mismatch] = []
         for key, value in want.items():
             if key not in got:
-                out.append(
-                    Mismatch(f"{label}.{key}", f"expected {value!r}, missing from the answer")
-                )
+                out.append(Mismatch(f"{label}.{key}", wording.missing(value)))
             else:
                 out.extend(_compare(fields, f"{path}.{key}", f"{label}.{key}", value, got[key]))
         out.extend(
-            Mismatch(f"{label}.{key}", f"not expected, got {got[key]!r}")
+            Mismatch(f"{label}.{key}", wording.not_expected(got[key]))
             for key in got
             if key not in want
         )
         return out
     if isinstance(want, list) and isinstance(got, list):
         if len(want) != len(got):
-            return [Mismatch(label, f"expected {len(want)} items {want!r}, got {len(got)} {got!r}")]
+            return [Mismatch(label, wording.length_differs(want, got))]
         out = []
         for i, (w, g) in enumerate(zip(want, got, strict=True)):
             out.extend(_compare(fields, f"{path}[]", f"{label}[{i}]", w, g))
         return out
-    return [] if _same_scalar(want, got) else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+    return [] if _same_scalar(want, got) else [Mismatch(label, wording.differs(want, got))]
 
 
-def _collection(kind: str, label: str, want: Any, got: Any) -> list[Mismatch]:
+def _collection(kind: str, label: str, want: object, got: object) -> list[Mismatch]:
     if not isinstance(want, list) or not isinstance(got, list):
-        return [] if want == got else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+        return [] if want == got else [Mismatch(label, wording.differs(want, got))]
     if kind == "sequence":
-        if want == got:
-            return []
-        return [Mismatch(label, f"expected {_show(want)} in this order, got {_show(got)}")]
+        return [] if want == got else [Mismatch(label, wording.out_of_order(want, got))]
     try:
         missing_and_extra = _differences(kind, want, got)
     except TypeError:  # unhashable items: the engine answered something else than a list of values
-        return [Mismatch(label, f"expected {want!r}, got {got!r}")]
+        return [Mismatch(label, wording.differs(want, got))]
     missing, extra = missing_and_extra
     if not missing and not extra:
         return []
-    parts = []
-    if missing:
-        parts.append(f"missing {_show(missing)}")
-    if extra:
-        parts.append(f"unexpected {_show(extra)}")
-    return [Mismatch(label, f"{'; '.join(parts)} (expected {_show(want)}, got {_show(got)})")]
+    return [Mismatch(label, wording.set_differs(missing, extra, want, got))]
 
 
-def _differences(kind: str, want: list[Any], got: list[Any]) -> tuple[list[Any], list[Any]]:
+def _differences(
+    kind: str, want: list[object], got: list[object]
+) -> tuple[list[object], list[object]]:
     if kind == "set":
         return sorted(set(want) - set(got), key=str), sorted(set(got) - set(want), key=str)
     w, g = Counter(want), Counter(got)
@@ -223,14 +221,14 @@ def _differences(kind: str, want: list[Any], got: list[Any]) -> tuple[list[Any],
 
 
 def _given_keys(
-    fields: Mapping[str, Kind], path: str, label: str, want: Any, got: Any
+    fields: Mapping[str, Kind], path: str, label: str, want: object, got: object
 ) -> list[Mismatch]:
     if not isinstance(want, dict) or not isinstance(got, dict):
-        return [] if want == got else [Mismatch(label, f"expected {want!r}, got {got!r}")]
+        return [] if want == got else [Mismatch(label, wording.differs(want, got))]
     out: list[Mismatch] = []
     for key, value in want.items():
         if key not in got:
-            out.append(Mismatch(f"{label}.{key}", f"expected {value!r}, missing from the answer"))
+            out.append(Mismatch(f"{label}.{key}", wording.missing(value)))
         else:
             out.extend(_exact(fields, f"{path}.{key}", f"{label}.{key}", value, got[key]))
     return out
@@ -240,14 +238,14 @@ def _given_keys(
 class MeldDiff:
     """Expected meld entries the answer lacks, and reported entries nobody expected."""
 
-    missing: list[Mapping[str, Any]]
-    unexpected: list[dict[str, Any]]
+    missing: list[Answer]
+    unexpected: list[Answer]
 
 
-def meld_diff(expected: Sequence[Mapping[str, Any]], actual: Sequence[Any]) -> MeldDiff:
+def meld_diff(expected: Sequence[Answer], actual: Sequence[object]) -> MeldDiff:
     """Match expected meld entries to reported ones on the keys each expected entry gives."""
-    unmatched = [a for a in actual if isinstance(a, dict)]
-    missing: list[Mapping[str, Any]] = []
+    unmatched: list[Answer] = [a for a in actual if isinstance(a, dict)]
+    missing: list[Answer] = []
     # Entries that give a suit are the most specific: match them first, so that an entry without
     # a suit never takes the one reported meld a suited entry needs.
     for want in sorted(expected, key=lambda e: e.get("suit") is None):
@@ -261,24 +259,14 @@ def meld_diff(expected: Sequence[Mapping[str, Any]], actual: Sequence[Any]) -> M
     return MeldDiff(missing, unmatched)
 
 
-def _melds(label: str, want: Any, got: Any) -> list[Mismatch]:
+def _melds(label: str, want: object, got: object) -> list[Mismatch]:
     if not isinstance(want, list) or not isinstance(got, list):
-        return [Mismatch(label, f"expected a list of melds {want!r}, got {got!r}")]
+        return [Mismatch(label, wording.not_melds(want, got))]
     if isinstance(got, TotalsOnly):
         worth = got.worth([w for w in want if isinstance(w, dict)])
         if worth == got.total:
             return []
-        return [
-            Mismatch(
-                label,
-                f"the expected items are worth {worth}; the engine (meld totals only) counts "
-                f"{got.total}",
-            )
-        ]
+        return [Mismatch(label, wording.melds_worth(worth, got.total))]
     diff = meld_diff([w for w in want if isinstance(w, dict)], got)
-    parts = []
-    if diff.missing:
-        parts.append("missing " + ", ".join(notation.meld(m) for m in diff.missing))
-    if diff.unexpected:
-        parts.append("unexpected " + ", ".join(notation.meld(m) for m in diff.unexpected))
-    return [Mismatch(label, "; ".join(parts))] if parts else []
+    text = wording.melds_differ(diff.missing, diff.unexpected)
+    return [Mismatch(label, text)] if text else []

@@ -15,13 +15,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import NotRequired, TypedDict
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
-from . import blame
+from . import blame, wording
 from .blame import MELD_ITEM_RULE
-from .compare import TotalsOnly, compare_at, meld_diff
+from .compare import Answer, TotalsOnly, compare_at, meld_diff
 
 MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
@@ -45,6 +45,38 @@ EVIDENCE_LIMIT = 3
 """How many failures each suspect quotes as evidence."""
 
 
+class OwnCases(TypedDict):
+    """How many of a suspect's own cases failed and passed."""
+
+    failed: int
+    passed: int
+
+
+class ChargeEntry(TypedDict):
+    """A charge as the report carries it (``Charge.as_dict``)."""
+
+    rule: str
+    also: list[str]
+    at: str
+    detail: NotRequired[str]
+
+
+class Evidence(ChargeEntry):
+    """One failure quoted for a suspect: the case and its charge."""
+
+    case: str
+
+
+class SuspectEntry(TypedDict):
+    """One rule of the diagnosis, as the JSON report carries it."""
+
+    rule: str
+    score: float
+    direct: bool
+    own_cases: OwnCases
+    evidence: list[Evidence]
+
+
 @dataclass(frozen=True)
 class Charge:
     """Where one failure points: the rules that may be wrong (most likely first) and why."""
@@ -54,13 +86,11 @@ class Charge:
     """Where the answer first differs (``trick 3 winner``, ``melds``, ``action 8 (play Kc)``)."""
     detail: str
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "rule": self.rules[0],
-            "also": list(self.rules[1:]),
-            "at": self.at,
-            **({"detail": self.detail} if self.detail else {}),
-        }
+    def as_dict(self) -> ChargeEntry:
+        entry = ChargeEntry(rule=self.rules[0], also=list(self.rules[1:]), at=self.at)
+        if self.detail:
+            entry["detail"] = self.detail
+        return entry
 
 
 @dataclass(frozen=True)
@@ -85,7 +115,7 @@ class Suspect:
     """A case that asks about this rule alone (not a whole hand) fails: direct evidence."""
     failed: int = 0
     passed: int = 0
-    evidence: list[dict[str, Any]] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
 
     @property
     def score(self) -> float:
@@ -93,14 +123,14 @@ class Suspect:
         # rule's own cases, so a rule that fails 9 cases of 10 outranks one failing 9 of 90.
         return self.weight / math.sqrt(self.weight + self.passed) if self.weight else 0.0
 
-    def as_dict(self) -> dict[str, Any]:
-        return {
-            "rule": self.rule,
-            "score": round(self.score, 3),
-            "direct": self.direct,
-            "own_cases": {"failed": self.failed, "passed": self.passed},
-            "evidence": self.evidence,
-        }
+    def as_dict(self) -> SuspectEntry:
+        return SuspectEntry(
+            rule=self.rule,
+            score=round(self.score, 3),
+            direct=self.direct,
+            own_cases=OwnCases(failed=self.failed, passed=self.passed),
+            evidence=self.evidence,
+        )
 
 
 # --- charging one failure -----------------------------------------------------------------------
@@ -157,8 +187,8 @@ def _family(
 
 
 def _refusal(
-    expected: Mapping[str, Any] | None,
-    answered: Mapping[str, Any] | None,
+    expected: Answer | None,
+    answered: Answer | None,
     actions: Sequence[str],
     by_kind: bool = True,
 ) -> Charge | None:
@@ -168,13 +198,7 @@ def _refusal(
     adds the rule an action of that kind is refused under (whole hands only).
     """
 
-    def index(x: Mapping[str, Any] | None) -> float:
-        if x is None:
-            return math.inf
-        i = x.get("index")
-        return -1 if i is None else float(i)
-
-    e, a = index(expected), index(answered)
+    e, a = _refused_at(expected), _refused_at(answered)
     if e == a == math.inf:
         return None
 
@@ -196,7 +220,7 @@ def _refusal(
             # it (any card of the suit once the trick is trumped) is what the engine misreads.
             own = (blame.TRUMPED_TRICK, *own)
         rules = tuple(dict.fromkeys((*own, *(kind if by_kind else ()))))
-        return Charge(rules or kind, name(a), f"refused by the engine under {said or 'no rule'}")
+        return Charge(rules or kind, name(a), wording.charge_refused(said))
     assert expected is not None
     rule = str(expected.get("rule") or "")
     if e < a:  # the engine accepted an action the rules refuse
@@ -204,12 +228,12 @@ def _refusal(
         return Charge(
             _said_rules(rule, where, first_call) or (rule,),
             name(e),
-            "accepted by the engine; the rules refuse it",
+            wording.CHARGE_ACCEPTED,
         )
     said = str((answered or {}).get("rule") or "")
     if said != rule and RULE_ID.fullmatch(rule):
         where = int(e) if 0 <= e < len(actions) else None
-        detail = f"refused under {said or 'no rule'}, not {rule}"
+        detail = wording.charge_other_rule(said, rule)
         if _precedes(said, rule):
             # The engine stopped at a rule checked before the expected one: the engine's reason
             # is what differs. The expected rule was never reached, so it is not named.
@@ -218,9 +242,26 @@ def _refusal(
     return None
 
 
+def _refused_at(refusal: Answer | None) -> float:
+    """Where a refusal stops: its action's index, -1 for the deal, infinity for no refusal."""
+    if refusal is None:
+        return math.inf
+    i = refusal.get("index")
+    return float(i) if isinstance(i, int | float) else -1
+
+
+def _object(value: object) -> Answer | None:
+    """A JSON object of an answer (``first_illegal``, ``violation``), None for anything else."""
+    return value if isinstance(value, Mapping) else None
+
+
+def _list(value: object) -> list[object]:
+    return list(value) if isinstance(value, list) else []
+
+
 def hand_divergence(
-    expect: Mapping[str, Any],
-    answer: Mapping[str, Any],
+    expect: Answer,
+    answer: Answer,
     actions: Sequence[str],
     rule: str,
     uses: Sequence[str] = (),
@@ -229,8 +270,9 @@ def hand_divergence(
     rules = (rule, *uses)
     deferred = None
     if "first_illegal" in expect or "legal" in expect:
-        charge = _refusal(expect.get("first_illegal"), answer.get("first_illegal"), actions)
-        if charge is not None and not charge.detail.startswith("refused under"):
+        want, got = _object(expect.get("first_illegal")), _object(answer.get("first_illegal"))
+        charge = _refusal(want, got, actions)
+        if charge is not None and _refused_at(want) != _refused_at(got):
             return charge
         # Both refuse the same action under different rules: the engine's state may have left
         # the expected one earlier (a meld that ends the hand); that point is charged if found.
@@ -239,9 +281,7 @@ def hand_divergence(
     return found if found is not None else deferred
 
 
-def _state_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], rules: Sequence[str]
-) -> Charge | None:
+def _state_divergence(expect: Answer, answer: Answer, rules: Sequence[str]) -> Charge | None:
     """The first divergence of the hand's state, in play order, after the actions' verdicts:
     the field and its rules from the one blame table (``blame.hand_divergence``); a field the
     table does not know is charged to the case's rule."""
@@ -256,9 +296,9 @@ def _state_divergence(
 
 def charge_case(
     method: str,
-    params: Mapping[str, Any],
-    expect: Mapping[str, Any],
-    answer: Mapping[str, Any],
+    params: Answer,
+    expect: Answer,
+    answer: Answer,
     rule: str,
     uses: Sequence[str] = (),
     detail: str = "",
@@ -267,9 +307,10 @@ def charge_case(
     refused by one side only, the meld items that differ; else the case's own rule."""
     found: Charge | None = None
     if method == "play_hand":
-        found = hand_divergence(expect, answer, list(params.get("actions") or []), rule, uses)
+        actions = [str(a) for a in _list(params.get("actions"))]
+        found = hand_divergence(expect, answer, actions, rule, uses)
     elif method == "auction":
-        calls = list(params.get("calls") or [])
+        calls = _list(params.get("calls"))
         found = auction_divergence(expect, answer, calls, rule)
         if found is None:
             found = auction_state_divergence(expect, answer, calls, (rule, *uses))
@@ -287,16 +328,16 @@ def charge_case(
 
 
 def game_divergence(
-    expect: Mapping[str, Any],
-    answer: Mapping[str, Any],
-    params: Mapping[str, Any],
+    expect: Answer,
+    answer: Answer,
+    params: Answer,
     rule: str,
     uses: Sequence[str] = (),
 ) -> Charge | None:
     """The first point where a ``play_game`` answer leaves the expected game: each hand in order
     (its dealer, then as ``hand_divergence`` places it), the step refused, then the game's
     scores, winner and next dealer."""
-    lists = [list(a) if isinstance(a, list) else [] for a in params.get("actions") or []]
+    lists = [[str(x) for x in _list(a)] for a in _list(params.get("actions"))]
     want_hands, got_hands = expect.get("hands"), answer.get("hands")
     got_hands = got_hands if isinstance(got_hands, list) else []
     if isinstance(want_hands, list):
@@ -305,7 +346,7 @@ def game_divergence(
             if not isinstance(want, Mapping):
                 continue
             if "dealer" in want and want["dealer"] != got.get("dealer"):
-                detail = f"expected seat {want['dealer']}, engine {got.get('dealer')}"
+                detail = wording.charge_dealer(want["dealer"], got.get("dealer"))
                 return Charge(("DEAL-ROTATION",), f"hand {k + 1} dealer", detail)
             actions = lists[k] if k < len(lists) else []
             found = hand_divergence(want, got, actions, rule, uses)
@@ -319,7 +360,7 @@ def game_divergence(
     def differs(key: str) -> bool:
         return key in expect and bool(compare_at("play_game", key, expect[key], answer.get(key)))
 
-    shown = "expected {}, engine {}".format
+    shown = wording.charge_differs
     if differs("scores"):
         found_rules = _family(rules, ("SCORE-", "GAME-"), ["SCORE-MADE", "SCORE-SET"])
         return Charge(found_rules, "scores", shown(expect["scores"], answer.get("scores")))
@@ -333,11 +374,11 @@ def game_divergence(
     return None
 
 
-def _game_refusal(want: Any, got: Any, lists: Sequence[Sequence[str]]) -> Charge | None:
+def _game_refusal(want: object, got: object, lists: Sequence[Sequence[str]]) -> Charge | None:
     """A step of a game refused by one side only, or under another rule: placed in the first
     hand either side refuses, as a hand's refusal is."""
 
-    def hand_of(x: Any) -> float:
+    def hand_of(x: object) -> float:
         hand = x.get("hand") if isinstance(x, Mapping) else None
         return hand if isinstance(hand, int) else math.inf
 
@@ -347,13 +388,13 @@ def _game_refusal(want: Any, got: Any, lists: Sequence[Sequence[str]]) -> Charge
     hand = int(first)
     actions = lists[hand] if hand < len(lists) else []
     mine = [x if hand_of(x) == hand else None for x in (want, got)]
-    found = _refusal(mine[0], mine[1], [str(a) for a in actions])
+    found = _refusal(_object(mine[0]), _object(mine[1]), [str(a) for a in actions])
     return (
         None if found is None else Charge(found.rules, f"hand {hand + 1} {found.at}", found.detail)
     )
 
 
-def _call_text(call: Any) -> str:
+def _call_text(call: object) -> str:
     if not isinstance(call, Mapping):
         return str(call)
     what = "pass" if call.get("pass") else f"bid {call.get('bid')}"
@@ -361,7 +402,7 @@ def _call_text(call: Any) -> str:
 
 
 def auction_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], calls: Sequence[Any], rule: str
+    expect: Answer, answer: Answer, calls: Sequence[object], rule: str
 ) -> Charge | None:
     """The first call refused by one side only (or under another rule), charged to that call's
     rule rather than the case's: a sequence refused before the call a case tests says nothing
@@ -385,17 +426,17 @@ def auction_divergence(
     )
 
 
-def _is_pass(call: Any) -> bool:
+def _is_pass(call: object) -> bool:
     return isinstance(call, Mapping) and bool(call.get("pass"))
 
 
-def _bid(call: Any) -> int | None:
+def _bid(call: object) -> int | None:
     bid = call.get("bid") if isinstance(call, Mapping) else None
     return bid if isinstance(bid, int) and not isinstance(bid, bool) else None
 
 
 def auction_state_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], calls: Sequence[Any], rules: Sequence[str]
+    expect: Answer, answer: Answer, calls: Sequence[object], rules: Sequence[str]
 ) -> Charge | None:
     """The first field of an auction's state that differs, once both sides agree on which call
     (if any) is refused, charged to the rule that decides that field at that point
@@ -442,11 +483,11 @@ def auction_state_divergence(
             found = ("AUCTION-HIGHER",)
         else:
             found = ("AUCTION-STEP",)
-        return Charge(found, f"{FIELD}{key}", f"expected {want!r}, engine {got!r}")
+        return Charge(found, f"{FIELD}{key}", wording.charge_differs(want, got, quoted=True))
     return None
 
 
-def _same(want: Any, got: Any) -> bool:
+def _same(want: object, got: object) -> bool:
     return not compare_at("auction", "x", want, got)
 
 
@@ -464,9 +505,9 @@ def _applies(rule: str, variant: str) -> bool:
 
 
 def score_divergence(
-    params: Mapping[str, Any],
-    expect: Mapping[str, Any],
-    answer: Mapping[str, Any],
+    params: Answer,
+    expect: Answer,
+    answer: Answer,
     rules: Sequence[str],
 ) -> Charge | None:
     """The first field of a scored hand that differs, in the order a hand is scored: made or
@@ -514,7 +555,7 @@ def score_divergence(
         return Charge(tuple(dict.fromkeys(found)), f"{FIELD}{key}", detail)
 
     if "made" in expect and not _same(expect["made"], answer.get("made")):
-        detail = f"expected {expect['made']!r}, engine {answer.get('made')!r}"
+        detail = wording.charge_differs(expect["made"], answer.get("made"), quoted=True)
         return charge("made", deciding(bidders), detail)
     want, got = expect.get("delta"), answer.get("delta")
     if "delta" in expect and not _same(want, got):
@@ -522,21 +563,21 @@ def score_divergence(
             team = next(t for t in (bidders, 1 - bidders) if not _same(want[t], got[t]))
         else:
             team = bidders
-        return charge(f"delta (team {team})", deciding(team), f"expected {want}, engine {got}")
+        return charge(f"delta (team {team})", deciding(team), wording.charge_differs(want, got))
     if "scores" in expect and not _same(expect["scores"], answer.get("scores")):
-        detail = f"expected {expect['scores']}, engine {answer.get('scores')}"
+        detail = wording.charge_differs(expect["scores"], answer.get("scores"))
         found = _family(rules, ("GAME-ROUNDS", "GAME-TARGET"), ["GAME-TARGET"])
         return Charge(found, f"{FIELD}scores", detail)
     if "game_winner" in expect and not _same(expect["game_winner"], answer.get("game_winner")):
         found = _family(rules, ("GAME-",), ["GAME-TARGET"])
-        detail = f"expected {expect['game_winner']!r}, engine {answer.get('game_winner')!r}"
+        detail = wording.charge_differs(
+            expect["game_winner"], answer.get("game_winner"), quoted=True
+        )
         return Charge(found, f"{FIELD}game winner", detail)
     return None
 
 
-def meld_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], rule: str
-) -> Charge | None:
+def meld_divergence(expect: Answer, answer: Answer, rule: str) -> Charge | None:
     """The meld items reported wrong, each charged to the rule of its item: a run case whose
     run is right but which also reports a royal marriage points at the royal marriage rule."""
     want, got = expect.get("melds"), answer.get("melds")
@@ -557,21 +598,21 @@ def meld_divergence(
         return Charge(
             tuple(dict.fromkeys([rule, *named])),
             MELD_TOTAL,
-            f"expected items worth {worth}, engine (totals only) {got.total}",
+            wording.charge_melds_worth(worth, got.total),
         )
     diff = meld_diff([w for w in want if isinstance(w, Mapping)], got)
     wrong = [*diff.missing, *diff.unexpected]
     named = [MELD_ITEM_RULE[str(m.get("id"))] for m in wrong if str(m.get("id")) in MELD_ITEM_RULE]
     if not named:
         return None
-    ids = ", ".join(sorted({str(m.get("id")) for m in wrong}))
+    ids = sorted({str(m.get("id")) for m in wrong})
     # The case's own rule first when its own item is wrong; else the items' rules, then its own.
     rules = (rule, *named) if rule in named else (*named, rule)
-    return Charge(tuple(dict.fromkeys(rules)), MELD_ITEMS, f"wrong: {ids}")
+    return Charge(tuple(dict.fromkeys(rules)), MELD_ITEMS, wording.charge_meld_items(ids))
 
 
 def _total_divergence(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], reported: Sequence[Any], rule: str
+    expect: Answer, answer: Answer, reported: Sequence[object], rule: str
 ) -> Charge | None:
     """A meld total checked without its items (a scenario's first Then step): which item is
     wrong does not show, but the engine's items do. One worth exactly the surplus is likeliest
@@ -585,7 +626,7 @@ def _total_divergence(
     return Charge(
         tuple(dict.fromkeys([*surplus, rule, *others])),
         MELD_TOTAL,
-        f"expected a total of {want}, engine {got}",
+        wording.charge_meld_total(want, got),
     )
 
 
@@ -613,7 +654,7 @@ def _plain_at(at: str) -> bool:
     return at in ("answer", MELD_ITEMS, MELD_TOTAL) or at.startswith((CALL, FIELD))
 
 
-def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
+def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     """The rules likely wrong, likeliest first; rules whose own cases all pass are cleared."""
     items = list(outcomes)
     own_run: Counter[str] = Counter()
@@ -653,7 +694,7 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[dict[str, Any]]:
             s = suspects[r]
             s.rule = r
             s.weight += share
-            s.evidence.append({"case": o.node, **charge.as_dict()})
+            s.evidence.append(Evidence(case=o.node, **charge.as_dict()))
         accused = _direct_rule(o)
         if accused is not None and _ambiguous(charge):
             accused = live[0]  # the likeliest of the rules it names that is still open
@@ -716,23 +757,3 @@ def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) 
     for s in pool.values():
         s.weight = whole[s.rule]
     return order + sorted(pool.values(), key=_rank_key)
-
-
-def render(diagnosis: Sequence[Mapping[str, Any]], limit: int = 5) -> list[str]:
-    """The diagnosis as terminal lines: each suspect with its score and first evidence."""
-    lines = []
-    for n, entry in enumerate(diagnosis[:limit], start=1):
-        own = entry["own_cases"]
-        how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
-        lines.append(
-            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases {own['failed']} "
-            f"failed, {own['passed']} passed)"
-        )
-        for ev in entry["evidence"][:2]:
-            text = f"   - {ev['case']}: {ev['at']}"
-            if ev.get("detail"):
-                text += f": {ev['detail']}"
-            lines.append(text[:160])
-    if len(diagnosis) > limit:
-        lines.append(f"   ... {len(diagnosis) - limit} more suspects in the JSON report")
-    return lines

@@ -4,14 +4,13 @@ the engine, and the checks of its Then steps through the suite's one comparison.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import pytest
 
 from specdata import load_variant
 
-from . import notation
-from .compare import Mismatch, TotalsOnly, compare, compare_at, meld_diff
+from . import wording
+from .compare import Answer, Mismatch, TotalsOnly, compare, compare_at, meld_diff
 from .house_rules import SKIP
 from .session import ModelledEngine
 
@@ -46,13 +45,13 @@ class Situation:
     tricks: list[int] = field(default_factory=lambda: [0, 0])
     tricks_won: list[int] = field(default_factory=lambda: [0, 0])
     method: str | None = None
-    params: dict[str, Any] = field(default_factory=dict)
+    params: dict[str, object] = field(default_factory=dict)
     sent_line: str | None = None
     """The last question's request line as the engine received it (its id included)."""
-    answer: dict[str, Any] = field(default_factory=dict)
-    expected_melds: list[dict[str, Any]] = field(default_factory=list)
+    answer: dict[str, object] = field(default_factory=dict)
+    expected_melds: list[Answer] = field(default_factory=list)
     """Melds the Then steps have named so far (for "the meld has nothing else")."""
-    expected: dict[str, Any] = field(default_factory=dict)
+    expected: dict[str, object] = field(default_factory=dict)
     """Every field the Then steps have expected so far, as one expected answer: what the
     diagnosis compares to place a failure (the first divergence in play order)."""
 
@@ -66,17 +65,15 @@ class Situation:
     def hand(self) -> list[str]:
         """The hand named last."""
         if self.holder is None:
-            raise AssertionError('the scenario holds no hand: add "seat <n> holds ..."')
+            raise AssertionError(wording.NO_HAND)
         return self.hands[self.holder]
 
     # --- When -----------------------------------------------------------------------------------
 
-    def ask(self, method: str, **params: Any) -> dict[str, Any]:
+    def ask(self, method: str, **params: object) -> dict[str, object]:
         """Ask the engine with the scenario's variant and options; skip what it does not play."""
         if self.variant is None:
-            raise AssertionError(
-                "the scenario names no rules: start with 'Given the <variant> rules'"
-            )
+            raise AssertionError(wording.NO_RULES)
         plan = self.engine.house_rules.plan_question(method, self.variant, self.options, params)
         if plan.kind == SKIP:
             pytest.skip(plan.reason)
@@ -92,7 +89,7 @@ class Situation:
     def deal_sorted(self, put: str | None = None, take: str | None = None) -> None:
         """Ask ``deal`` with the variant's deck in suit order, ``put`` in place of ``take``."""
         if self.variant is None:
-            raise AssertionError("name the rules first")
+            raise AssertionError(wording.NO_RULES)
         deck = suit_order_deck(self.variant)
         if put and take:
             deck[deck.index(take)] = put
@@ -100,7 +97,7 @@ class Situation:
 
     def score_hand(self, outcome: str) -> None:
         """Ask ``score_hand`` with the contract, meld, tricks and scores given."""
-        params: dict[str, Any] = {
+        params: dict[str, object] = {
             "bidder_team": self.bidder_team,
             "contract": self.contract,
             "outcome": outcome,
@@ -117,8 +114,8 @@ class Situation:
         """Ask ``play_hand`` with the four hands held, the dealer, the scores and ``actions``."""
         missing = [seat for seat in range(4) if seat not in self.hands]
         if missing:
-            raise AssertionError(f"play_hand needs all four hands; no hand for seats {missing}")
-        params: dict[str, Any] = {
+            raise AssertionError(wording.hands_missing(missing))
+        params: dict[str, object] = {
             "dealer": self.dealer,
             "scores": self.scores,
             "hands": [self.hands[seat] for seat in range(4)],
@@ -130,31 +127,33 @@ class Situation:
 
     # --- Then -----------------------------------------------------------------------------------
 
-    def field(self, key: str) -> Any:
+    def field(self, key: str) -> object:
         """A field of the last answer; a clear failure if the engine left it out."""
         if key not in self.answer:
-            raise RuleMismatch(f"the engine's answer has no {key!r}{self.context()}")
+            raise RuleMismatch(wording.scenario_failed(wording.no_field(key), self.context()))
         return self.answer[key]
 
-    def mismatches(self, expect: dict[str, Any]) -> list[Mismatch]:
+    def mismatches(self, expect: Answer) -> list[Mismatch]:
         """How the last answer differs from ``expect`` (the suite's one comparison)."""
         if self.method is None:
-            raise AssertionError("no question was put to the engine: add a When step")
+            raise AssertionError(wording.NO_QUESTION)
         self.expected.update(expect)
         return compare(self.method, expect, self.answer)
 
-    def expect(self, expect: dict[str, Any], message: str) -> None:
-        """Fail with ``message`` and the situation unless the answer matches ``expect``."""
+    def expect(self, expect: Answer, message: str) -> None:
+        """Fail with ``message``, the situation and the mismatches unless the answer matches
+        ``expect``."""
         __tracebackhide__ = True
-        self.check(not self.mismatches(expect), message)
+        self.check_all(self.mismatches(expect), message)
 
-    def expect_at(self, path: str, expected: Any, actual: Any, message: str) -> None:
+    def expect_at(self, path: str, expected: object, actual: object, message: str) -> None:
         """Fail with ``message`` unless ``actual`` (found at ``path``) matches ``expected``."""
         __tracebackhide__ = True
-        assert self.method is not None
-        self.check(not compare_at(self.method, path, expected, actual), message)
+        if self.method is None:
+            raise AssertionError(wording.NO_QUESTION)
+        self.check_all(compare_at(self.method, path, expected, actual), message)
 
-    def expect_meld(self, entry: dict[str, Any], message: str) -> None:
+    def expect_meld(self, entry: Answer, message: str) -> None:
         """The answer reports ``entry`` besides the melds already expected."""
         __tracebackhide__ = True
         self.expected_melds.append(entry)
@@ -165,43 +164,47 @@ class Situation:
             worth = melds.worth(self.expected_melds)
             self.check(
                 melds.total is not None and worth <= melds.total,
-                f"{message}: the items named so far are worth {worth}, more than the engine's "
-                f"total {melds.total} (it reports meld totals only)",
+                wording.melds_named_worth(message, worth, melds.total),
             )
             return
-        self.check(not meld_diff(self.expected_melds, melds).missing, message)
+        self.check(not meld_diff(self.expected_melds, items(melds)).missing, message)
 
-    def unexpected_melds(self) -> list[dict[str, Any]]:
+    def unexpected_melds(self) -> list[Answer]:
         """Reported melds that no Then step has expected (for an engine reporting totals only:
         the points its total counts beyond the items named, as one entry)."""
         melds = self.field("melds")
         if isinstance(melds, TotalsOnly):
             beyond = (melds.total or 0) - melds.worth(self.expected_melds)
             return [{"id": "unitemised", "count": 1, "points": beyond}] if beyond else []
-        return [dict(m) for m in meld_diff(self.expected_melds, melds).unexpected]
+        return [dict(m) for m in meld_diff(self.expected_melds, items(melds)).unexpected]
 
     def context(self) -> str:
         """The question and answer in the game's language, for the end of a failure message."""
-        lines = [f"\n  rules: {self.variant} ({notation.options(self.options)})"]
-        if self.method:
-            method = self.method
-            asked = ", ".join(
-                f"{k} {notation.value(method, 'params', k, v)}"
-                for k, v in self.params.items()
-                if k not in ("variant", "options")
-            )
-            lines.append(f"  asked {method}: {asked}")
-            told = ", ".join(
-                f"{k} {notation.value(method, 'result', k, v)}" for k, v in self.answer.items()
-            )
-            lines.append(f"  engine answered: {told}")
-        return "\n".join(lines)
+        return wording.scenario_context(
+            self.variant, self.options, self.method, self.params, self.answer
+        )
 
     def check(self, ok: bool, message: str) -> None:
         """Fail with ``message`` and the situation unless ``ok``."""
         __tracebackhide__ = True
         if not ok:
-            raise RuleMismatch(message + self.context())
+            raise RuleMismatch(wording.scenario_failed(message, self.context()))
+
+    def check_all(self, mismatches: list[Mismatch], message: str) -> None:
+        """Fail with ``message``, the situation and ``mismatches`` unless there are none."""
+        __tracebackhide__ = True
+        if mismatches:
+            raise RuleMismatch(wording.scenario_failed(message, self.context(), mismatches))
+
+
+def items(value: object) -> list[object]:
+    """A list of a request or answer (its schema says so; anything else holds no item)."""
+    return value if isinstance(value, list) else []
+
+
+def card_list(value: object) -> list[str]:
+    """A card list of a request or answer as codes (anything else holds no card)."""
+    return [str(c) for c in items(value)]
 
 
 SITUATION_KEY = pytest.StashKey[Situation]()

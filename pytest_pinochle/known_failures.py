@@ -12,11 +12,9 @@ the diagnosis (marked known); a listed case that passes counts as passed.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Generator, Iterable
+from collections.abc import Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import pytest
 import yaml
@@ -24,6 +22,7 @@ import yaml
 from specdata import DataFileError, load_yaml_node, rule_ids, variant_ids
 from specdata.files import output_problem, write_atomic
 
+from . import wording
 from .report import run_complete
 from .tables import CaseItem, load_cases
 from .tags import FIXED_ATTR, KNOWN_ENTRY_ATTR, is_suite_item, rule_of, uses_of, variant_of
@@ -32,8 +31,6 @@ SCHEMA = "known-failures.schema.json"
 FORMAT = 1
 REASON_LIMIT = 200
 """Longest reason ``--write-known-failures`` copies from a failure's first line (characters)."""
-ENGINE_PREFIX = re.compile(r"^engine '[^']*': ")
-"""How the client names the engine in a fault; a known-failures file is about one engine."""
 HEADER = """\
 # Known failures of an engine: pytest --known-failures FILE runs each listed case as a strict
 # expected failure (a listed case that passes fails the run: remove it from this file).
@@ -61,9 +58,9 @@ class Entry:
         name = f"case {self.case}" if self.case is not None else f"rule {self.rule}"
         return name + (f" in {self.variant}" if self.variant else "")
 
-    def as_dict(self) -> dict[str, Any]:
+    def as_dict(self) -> dict[str, str]:
         """The entry as the report and ``--write-known-failures`` carry it."""
-        out: dict[str, Any] = {}
+        out: dict[str, str] = {}
         if self.case is not None:
             out["case"] = self.case
         if self.rule is not None:
@@ -141,7 +138,7 @@ class _State:
     """Node ID -> case key of every suite item collected (before any deselection)."""
     tallies: dict[int, _Tally] = field(default_factory=dict)
     """Entry line -> what its cases did (the controller's view, across xdist workers)."""
-    failures: dict[str, dict[str, Any]] = field(default_factory=dict)
+    failures: dict[str, dict[str, str]] = field(default_factory=dict)
     """Node ID -> the entry ``--write-known-failures`` writes for it."""
     fixed: list[Entry] = field(default_factory=list)
     written: str | None = None
@@ -244,26 +241,20 @@ def _entry_for(state: _State, item: pytest.Item) -> Entry | None:
 
 
 def _first_line(report: pytest.TestReport) -> str:
-    """A failure in one line: the first mismatch when the report carries one."""
+    """A failure in one line (``wording.one_line``): the charge's detail, else the first
+    mismatch or fault the failure text gives."""
+    detail = None
     for key, raw in report.user_properties:
         value = json.loads(raw) if key == "charge" and isinstance(raw, str) else raw
         if key == "charge" and isinstance(value, dict) and value.get("detail"):
-            return str(value["detail"])[:REASON_LIMIT]
-    lines = [x.strip() for x in str(report.longrepr or "").splitlines() if x.strip()]
-    for i, line in enumerate(lines):
-        # A table case's failure names the case first; its fault is further down.
-        if line.startswith("engine error:"):
-            fault = line.removeprefix("engine error:").strip()
-            return ENGINE_PREFIX.sub("", fault)[:REASON_LIMIT]
-        if line == "mismatches:" and i + 1 < len(lines):
-            return lines[i + 1].removeprefix("- ")[:REASON_LIMIT]
-    if len(lines) > 1 and lines[0].startswith(("wrong answer in ", "engine error in ")):
-        return ENGINE_PREFIX.sub("", lines[1])[:REASON_LIMIT]  # a scenario: its title, then why
-    return (lines[0] if lines else report.outcome)[:REASON_LIMIT]
+            detail = str(value["detail"])
+            break
+    line = wording.one_line(str(report.longrepr or ""), detail)
+    return (line or report.outcome)[:REASON_LIMIT]
 
 
 def _reason(state: _State, entry: Entry) -> str:
-    return f"known failure ({state.shown(entry)}): {entry.reason}"
+    return wording.known_failure(state.shown(entry), entry.reason)
 
 
 def fixed_entries(state: _State) -> list[Entry]:
@@ -276,7 +267,7 @@ def fixed_entries(state: _State) -> list[Entry]:
     return out
 
 
-def kept_entries(state: _State) -> list[dict[str, Any]]:
+def kept_entries(state: _State) -> list[dict[str, str]]:
     """What ``--write-known-failures`` writes after a completed run: the failures seen (each
     under the entry that listed it, else as a new case entry) and the listed entries none of
     whose cases ran (deselected, another variant), so that an update in place loses nothing."""
@@ -290,7 +281,7 @@ def _ran(state: _State, entry: Entry) -> bool:
     return tally is not None and tally.ran > 0
 
 
-def write_file(path: Path, entries: Iterable[dict[str, Any]]) -> None:
+def write_file(path: Path, entries: Iterable[Mapping[str, str]]) -> None:
     """Write entries in the ``--known-failures`` format, one per case, sorted, whole or not at
     all (``write_atomic``)."""
     unique = {(e.get("case"), e.get("rule"), e.get("variant")): e for e in entries}
@@ -352,10 +343,7 @@ class KnownFailures:
             setattr(report, _KNOWN_ATTR, entry.line)
             if report.failed and str(report.longrepr).startswith("[XPASS(strict)]"):
                 setattr(report, FIXED_ATTR, True)
-                report.longrepr = (
-                    f"fixed: remove it from {state.shown(entry)} ({entry.what}): "
-                    f"the case passes now (listed because: {entry.reason})"
-                )
+                report.longrepr = wording.fixed_case(state.shown(entry), entry.what, entry.reason)
             if report.skipped and hasattr(report, "wasxfail"):
                 known = {"reason": entry.reason}
                 if entry.link is not None:
@@ -366,10 +354,11 @@ class KnownFailures:
             if entry is not None:
                 written = entry.as_dict()  # still failing: keep the entry, its reason and link
             else:
-                written = {"case": case_key(item), "variant": variant_of(item)}
+                written = {"case": case_key(item)}
+                variant = variant_of(item)
+                if variant is not None:
+                    written["variant"] = variant
                 written["reason"] = _first_line(report)
-                if written["variant"] is None:
-                    del written["variant"]
             setattr(report, _CASE_ATTR, written)
         return report
 
@@ -411,20 +400,17 @@ class KnownFailures:
             return
         state.written = f"wrote {len(kept)} known failures to {state.write_to}"
 
-    def pytest_terminal_summary(self, terminalreporter: Any) -> None:
+    def pytest_terminal_summary(self, terminalreporter: pytest.TerminalReporter) -> None:
         if hasattr(self.config, "workerinput"):
             return
         state = self.state
         if state.entries:
             expected = sum(t.failing for t in state.tallies.values())
-            terminalreporter.write_line(
-                f"known failures: {expected} cases failed as listed in {state.path}"
-            )
+            terminalreporter.write_line(wording.known_failed(expected, state.path))
         for entry in state.fixed:
+            ran = state.tallies[entry.line].ran
             terminalreporter.write_line(
-                f"fixed: remove it from {state.shown(entry)} ({entry.what}): "
-                f"all {state.tallies[entry.line].ran} of its cases pass now",
-                red=True,
+                wording.fixed_rule(state.shown(entry), entry.what, ran), red=True
             )
         if state.written is not None:
             terminalreporter.write_line(state.written, red=not state.written.startswith("wrote"))

@@ -28,7 +28,7 @@ class CardFieldError(ValueError):
 # --- which fields hold cards ------------------------------------------------------------------
 
 
-def _card_refs(node: Any, path: str) -> Iterator[str]:
+def _card_refs(node: object, path: str) -> Iterator[str]:
     """Paths (``tricks[].cards``) under a schema node where a list of cards is defined."""
     if not isinstance(node, dict):
         return
@@ -111,13 +111,14 @@ def options(values: Mapping[str, object]) -> str:
     return ", ".join(f"{k}={option_text(v)}" for k, v in sorted(values.items()))
 
 
-def meld(entry: Mapping[str, Any]) -> str:
+def meld(entry: Mapping[str, object]) -> str:
     """A meld entry in words: ``run ♥ x1 = 16`` (the one meld wording of the suite)."""
-    where = f" {SUIT_SYMBOLS.get(entry['suit'], entry['suit'])}" if entry.get("suit") else ""
+    suit = str(entry.get("suit") or "")
+    where = f" {SUIT_SYMBOLS.get(suit, suit)}" if suit else ""
     return f"{entry.get('id')}{where} x{entry.get('count')} = {entry.get('points')}"
 
 
-def value(method: str, kind: str, key: str, data: Any) -> str:
+def value(method: str, kind: str, key: str, data: object) -> str:
     """A field of a request (kind ``params``) or answer (``result``) in the game's language."""
     paths = card_paths(method, kind)
     if key == "trump" and isinstance(data, str):

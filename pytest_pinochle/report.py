@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter, defaultdict
-from collections.abc import Generator
+from collections.abc import Generator, Mapping
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -20,8 +20,8 @@ import pytest
 from pinochle_adapters.client import EngineError
 from specdata.files import write_atomic
 
-from . import diagnosis
-from .diagnosis import Charge, Outcome
+from . import diagnosis, wording
+from .diagnosis import Charge, Outcome, SuspectEntry
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .house_rules import DERIVED, HOUSE_SKIP, is_undeclared
 from .session import REFERENCE_SHOWN, state_of
@@ -58,10 +58,7 @@ MESSAGE_LIMIT = 4000
 """Longest failure text kept per case in the JSON report (characters)."""
 UNSUPPORTED_SKIP = "engine does not support this "
 """How the skip reason of a case the engine answered "unsupported" (-32001) begins."""
-NOTHING_JUDGED = (
-    "FAILED: no case of the engine's declared variants and methods was judged: every case was "
-    "skipped (see the skip reasons: -rs); a run that tests nothing does not pass"
-)
+NOTHING_JUDGED = wording.NOTHING_JUDGED
 CHARGE_PROPERTY = "charge"
 """User property of a failed item's report: where its answer first differs, and the rules named."""
 
@@ -78,7 +75,7 @@ def outcome_of(report: pytest.TestReport) -> str:
     return "skipped" if report.skipped else "passed"
 
 
-def property_of(report: pytest.TestReport, key: str) -> Any:
+def property_of(report: pytest.TestReport, key: str) -> object:
     """A user property of a report (None when absent)."""
     for k, value in report.user_properties:
         if k == key:
@@ -86,13 +83,13 @@ def property_of(report: pytest.TestReport, key: str) -> Any:
     return None
 
 
-def json_property(report: pytest.TestReport, key: str) -> Any:
+def json_property(report: pytest.TestReport, key: str) -> object:
     """A user property written as JSON text (so JUnit XML shows JSON, not a Python repr)."""
     raw = property_of(report, key)
     return json.loads(raw) if isinstance(raw, str) else raw
 
 
-def uses_property(value: Any) -> tuple[str, ...]:
+def uses_property(value: object) -> tuple[str, ...]:
     """The rule IDs of a ``uses`` property (space-separated)."""
     return tuple(str(value or "").split())
 
@@ -126,7 +123,9 @@ def _scenario_charge(item: pytest.Item) -> Charge | None:
     the engine's last answer (a whole hand at its first divergence in play order)."""
     situation = item.stash.get(SITUATION_KEY, None)
     rule = property_of_item(item, RULE_PROPERTY)
-    if not isinstance(situation, Situation) or situation.method is None or not rule:
+    if not isinstance(situation, Situation) or situation.method is None:
+        return None
+    if not isinstance(rule, str) or not rule:
         return None
     uses = uses_property(property_of_item(item, USES_PROPERTY))
     try:
@@ -137,7 +136,7 @@ def _scenario_charge(item: pytest.Item) -> Charge | None:
         return None
 
 
-def property_of_item(item: pytest.Item, key: str) -> Any:
+def property_of_item(item: pytest.Item, key: str) -> object:
     """A user property of an item (None when absent)."""
     for k, value in item.user_properties:
         if k == key:
@@ -152,15 +151,9 @@ def _suite_version() -> str:
         return "unknown"
 
 
-def _request_line(method: str | None, params: dict[str, Any] | None) -> str | None:
+def _request_line(method: str | None, params: Mapping[str, object] | None) -> str | None:
     """The request as one JSON line (``tables.request_line``), None when nothing was asked."""
     return None if method is None or params is None else request_line(method, params)
-
-
-def _request_shown(item: pytest.Item) -> str:
-    """The line ``request: {...}`` ending a failure: the exact request line, replayable."""
-    line = _details(item)["request"]
-    return f"\n  request: {line}" if line else ""
 
 
 def _details(item: pytest.Item) -> dict[str, Any]:
@@ -169,7 +162,7 @@ def _details(item: pytest.Item) -> dict[str, Any]:
     sent: str | None = None
     if isinstance(item, CaseItem):
         method: str | None = item.case.method
-        params: dict[str, Any] | None = item.sent
+        params: Mapping[str, object] | None = item.sent
         sent = item.sent_line
     else:
         situation = item.stash.get(SITUATION_KEY, None)
@@ -205,7 +198,7 @@ class Reporter:
         """Cases judged hand-worked under options the engine plays in place of the case's."""
         self.known: dict[str, dict[str, str]] = {}
         """Node ID -> the known-failures entry (reason, link) of an item that failed as listed."""
-        self.details: dict[str, dict[str, Any]] = {}
+        self.details: dict[str, dict[str, object]] = {}
         self.messages: dict[str, str] = {}
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.complete = True
@@ -245,15 +238,16 @@ class Reporter:
             found = _scenario_charge(item)
             if found is not None:
                 report.user_properties.append((CHARGE_PROPERTY, json.dumps(found.as_dict())))
+        request = _details(item)["request"]
         if call.excinfo.errisinstance(EngineError):
             report.user_properties.append((ENGINE_ERROR, True))
             if not isinstance(item, CaseItem):  # a table case words it in repr_failure
-                report.longrepr = (
-                    f"engine error in {_title(item)}\n{call.excinfo.value}{_request_shown(item)}"
+                report.longrepr = wording.scenario_report(
+                    wording.ENGINE_ERROR, _title(item), call.excinfo.value, request
                 )
         elif call.excinfo.errisinstance(RuleMismatch):
-            report.longrepr = (
-                f"wrong answer in {_title(item)}\n{call.excinfo.value}{_request_shown(item)}"
+            report.longrepr = wording.scenario_report(
+                wording.WRONG_ANSWER, _title(item), call.excinfo.value, request
             )
         return report
 
@@ -339,7 +333,7 @@ class Reporter:
         totals, derived = self.totals(), self.derived_totals()
         return sum(totals[s] + derived[s] for s in ("passed", "failed", "errored"))
 
-    def diagnosis(self) -> list[dict[str, Any]]:
+    def diagnosis(self) -> list[SuspectEntry]:
         """The rules most likely wrong, most likely first (see ``diagnosis``)."""
         return diagnosis.diagnose(self.outcomes.values())
 
@@ -394,7 +388,9 @@ class Reporter:
             "selection": selection(self.config),
         }
 
-    def pytest_terminal_summary(self, terminalreporter: Any, config: pytest.Config) -> None:
+    def pytest_terminal_summary(
+        self, terminalreporter: pytest.TerminalReporter, config: pytest.Config
+    ) -> None:
         if hasattr(config, "workerinput") or not self.outcomes:
             return
         per_rule = self.per_rule()
@@ -411,62 +407,36 @@ class Reporter:
         )
         tr = terminalreporter
         tr.write_sep("=", "conformance by rule")
-        tr.write_line(f"engine: {self.engine_line()}")
         known = Counter(self.outcomes[n].rule for n in self.known if n in self.outcomes)
-        if failing:
-            width = max(len(r) for r in failing)
-            tr.write_line(f"{'rule':<{width}}  failed  errored  skipped  passed")
-            for rule in failing:
-                c = per_rule[rule]
-                tr.write_line(
-                    f"{rule:<{width}}  {c['failed']:>6}  {c['errored']:>7}  {c['skipped']:>7}  "
-                    f"{c['passed']:>6}" + (f"  ({known[rule]} known)" if known[rule] else "")
-                )
-        if partly:
-            tr.write_line(f"passing, with skipped cases: {', '.join(partly)}")
-        if skipped_only:
-            tr.write_line(f"skipped only: {', '.join(skipped_only)}")
+        lines = wording.rule_summary(self.engine_line(), per_rule, failing, known)
+        lines += wording.skipped_summary(partly, skipped_only)
+        for line in lines:
+            tr.write_line(line)
         unsupported = self.unsupported_by_rule()
         if unsupported:
-            tr.write_line(
-                "answered unsupported (-32001), so not judged: "
-                + ", ".join(f"{rule} ({n})" for rule, n in sorted(unsupported.items()))
-            )
+            tr.write_line(wording.unsupported_summary(unsupported))
         found = self.diagnosis()
         if found:
             tr.write_sep("-", "diagnosis: rules most likely wrong")
-            for line in diagnosis.render(found):
+            for line in wording.suspect_lines(found):
                 tr.write_line(line)
         if self.written is not None:
             tr.write_line(self.written, red=not self.complete or "cannot" in self.written)
         passing = len(per_rule) - len(failing) - len(skipped_only)
         tr.write_line(
-            f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
-            f"{totals['failed']} failed, {totals['errored']} errored"
-            + (f" ({sum(known.values())} of them known)" if known else "")
-            + f", {totals['skipped']} skipped; "
-            f"{len(per_rule)} rules tested: {len(failing)} with a failure or error, "
-            f"{passing} passing, {len(skipped_only)} only skipped"
+            wording.total_summary(
+                totals, sum(known.values()), len(per_rule), len(failing), passing, len(skipped_only)
+            )
         )
         derived = self.derived_totals()
         changed = sum(1 for r in self.skips.values() if r.startswith(HOUSE_SKIP))
         if self.held or self.derived or changed:
-            tr.write_line(
-                f"under the engine's house rules: {len(self.held)} cases hold as hand-worked, "
-                f"{len(self.derived)} derived, {changed} skipped as changed by them"
-            )
+            tr.write_line(wording.house_summary(len(self.held), len(self.derived), changed))
         if self.derived:
-            tr.write_line(
-                f"derived (not hand-worked: the reference engine's answers under the engine's "
-                f"house rules): {len(self.derived)} cases, {derived['passed']} passed, "
-                f"{derived['failed']} failed, {derived['errored']} errored"
-            )
+            tr.write_line(wording.derived_summary(len(self.derived), derived))
         undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
         if undeclared:
-            tr.write_line(
-                f"not counted: {undeclared} cases of variants or methods the engine does not "
-                "declare"
-            )
+            tr.write_line(wording.undeclared_summary(undeclared))
         if self.nothing_judged():
             tr.write_line(NOTHING_JUDGED, red=True, bold=True)
 

@@ -31,7 +31,7 @@ from specdata import (
     shown,
 )
 
-from . import notation
+from . import notation, wording
 from .capabilities import expectation
 from .compare import Mismatch, compare
 from .house_rules import DERIVED, SKIP, Plan
@@ -59,9 +59,9 @@ class Case:
     variant: str
     options: dict[str, str]
     """Table options with the case's merged over them; every value a string."""
-    params: dict[str, Any]
+    params: dict[str, object]
     """The method's params except variant and options; card lists as lists of codes."""
-    expect: dict[str, Any]
+    expect: dict[str, object]
     """The answer's fields the rules require; card lists as lists of codes."""
     rule: str
     """The one rule the case tests: its failure is charged to this rule."""
@@ -83,7 +83,7 @@ class Case:
         return f"{self.file}:{self.line}"
 
     @property
-    def request(self) -> dict[str, Any]:
+    def request(self) -> dict[str, object]:
         """The full params of the protocol call: variant, options, then the input."""
         return {"variant": self.variant, "options": dict(self.options), **self.params}
 
@@ -358,10 +358,10 @@ class TableFile(pytest.File):
         return super().repr_failure(excinfo)
 
 
-def request_line(method: str, params: dict[str, Any], request_id: int = 1) -> str:
+def request_line(method: str, params: Mapping[str, object], request_id: int = 1) -> str:
     """A request as one JSON line, replayable into an engine as it is (the line a case sent is
     shown as sent, its id included: ``CaseItem.sent_line``; this one is for a case not sent)."""
-    return protocol.encode(protocol.request(request_id, method, params))
+    return protocol.encode(protocol.request(request_id, method, dict(params)))
 
 
 EXPECTATION_PROPERTY = "expectation"
@@ -384,11 +384,11 @@ class CaseItem(pytest.Item):
     def __init__(self, *, case: Case, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.case = case
-        self.answer: dict[str, Any] | None = None
+        self.answer: dict[str, object] | None = None
         self.plan: Plan | None = None
         self.sent_line: str | None = None
         """The request line the engine received, byte for byte (None until one was sent)."""
-        self.modelled: dict[str, Any] | None = None
+        self.modelled: dict[str, object] | None = None
         """The expectation in the engine's declared model (``capabilities.expectation``)."""
         self.add_marker(pytest.mark.rule(id=case.rule))
         for rule in case.uses:
@@ -419,7 +419,7 @@ class CaseItem(pytest.Item):
             raise CaseFailed(mismatches)
 
     @property
-    def sent(self) -> dict[str, Any]:
+    def sent(self) -> dict[str, object]:
         """The params put to the engine: the case's, under the options the engine plays."""
         return self.plan.params if self.plan is not None else self.case.request
 
@@ -429,7 +429,7 @@ class CaseItem(pytest.Item):
         return self.sent_line or request_line(self.case.method, self.sent)
 
     @property
-    def expected(self) -> dict[str, Any]:
+    def expected(self) -> dict[str, object]:
         """What the answer is judged against: hand-worked, or derived under house rules."""
         if self.modelled is not None:
             return self.modelled
@@ -439,56 +439,29 @@ class CaseItem(pytest.Item):
 
     def describe(self, headline: str) -> str:
         """The case in the game's language: rules, question, expected and actual answer."""
-        case = self.case
-        lines = [
-            f"{headline} {case.id} ({case.where})",
-            f"  rules: {case.variant} ({notation.options(case.options)}); tests "
-            + case.rule
-            + (" (negative)" if case.negative else "")
-            + (f", using {', '.join(case.uses)}" if case.uses else ""),
-            f"  asked {case.method}:",
-        ]
-        lines += [
-            f"    {k}: {notation.value(case.method, 'params', k, v)}"
-            for k, v in case.params.items()
-        ]
-        plan = self.plan
-        if plan is not None and plan.house:
-            lines.append(f"  played under the engine's options: {plan.house_text}")
-        if plan is not None and plan.kind == DERIVED:
-            lines.append(f"  expected (DERIVED, not hand-worked: {plan.reason}):")
-        else:
-            lines.append("  expected:")
-        lines += [
-            f"    {k}: {notation.value(case.method, 'result', k, v)}"
-            for k, v in self.expected.items()
-        ]
-        if self.answer is not None:
-            lines.append("  engine answered:")
-            lines += [
-                f"    {k}: {notation.value(case.method, 'result', k, self.answer[k])}"
-                for k in self.expected
-                if k in self.answer
-            ]
-        if case.why:
-            lines.append(f"  why: {case.why}")
-        return "\n".join(lines)
+        case, plan = self.case, self.plan
+        return wording.case_text(
+            headline,
+            case,
+            self.expected,
+            self.answer,
+            house=plan.house_text if plan is not None and plan.house else "",
+            derived=plan.reason if plan is not None and plan.kind == DERIVED else None,
+        )
 
     def repr_failure(
         self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None
     ) -> str | Any:
         error = excinfo.value
         # The exact line sent (as the JSON report's ``request``): paste it into the engine.
-        request = f"\n  request: {self.request_shown}"
         if isinstance(error, CaseFailed):
-            return (
-                self.describe("wrong answer in")
-                + "\n  mismatches:\n"
-                + "\n".join(f"    - {m}" for m in error.mismatches)
-                + request
+            return wording.case_failed(
+                self.describe(wording.WRONG_ANSWER), error.mismatches, self.request_shown
             )
         if isinstance(error, EngineError):
-            return self.describe("engine error in") + f"\n  engine error: {error}" + request
+            return wording.case_engine_error(
+                self.describe(wording.ENGINE_ERROR), error, self.request_shown
+            )
         return super().repr_failure(excinfo, style=style)
 
     def reportinfo(self) -> tuple[Path, int, str]:

@@ -13,7 +13,6 @@ import warnings
 from collections.abc import Callable, Iterable
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -67,7 +66,7 @@ def check_variant_option(chosen: list[str]) -> None:
         )
 
 
-def apply_tag(tag: str, function: Callable[..., Any]) -> bool | None:
+def apply_tag(tag: str, function: Callable[..., object]) -> bool | None:
     """Mark a scenario for a rule-ID, ``uses:ID``, variant or ``option:name=value`` tag (None: not
     ours)."""
     if RULE_ID.fullmatch(tag):

@@ -34,12 +34,10 @@ Grammar:
 
 from __future__ import annotations
 
-from typing import Any
-
 from pytest_bdd import parsers, then
 
-from pytest_pinochle import notation
-from pytest_pinochle.driver import Situation
+from pytest_pinochle import notation, wording
+from pytest_pinochle.driver import Situation, card_list, items
 from specdata import RULE_ID
 
 INT = r"-?\d+"
@@ -53,9 +51,7 @@ RULE = rf"(?P<rule>{RULE_ID.pattern})"
 def meld_total(situation: Situation, total: str) -> None:
     """The meld answer's total."""
     got = situation.field("total")
-    situation.expect(
-        {"total": int(total)}, f"the meld should total {total}, the engine counts {got}"
-    )
+    situation.expect({"total": int(total)}, wording.meld_total(total, got))
 
 
 @then(
@@ -68,20 +64,17 @@ def meld_includes(
     situation: Situation, count: str, meld: str, suit: str | None, points: str
 ) -> None:
     """One meld entry: id, multiplicity and points (and its suit when named)."""
-    want: dict[str, Any] = {"id": meld, "count": int(count), "points": int(points)}
+    want: dict[str, object] = {"id": meld, "count": int(count), "points": int(points)}
     if suit:
         want["suit"] = notation.SUIT_BY_NAME[suit]
-    situation.expect_meld(want, f"the meld should include {notation.meld(want)}")
+    situation.expect_meld(want, wording.meld_includes(want))
 
 
 @then("the meld has nothing else")
 def meld_nothing_else(situation: Situation) -> None:
     """Every meld the engine reports was named by a ``the meld includes`` step."""
     extra = situation.unexpected_melds()
-    situation.check(
-        not extra,
-        "the engine counts melds the rules do not: " + ", ".join(map(notation.meld, extra)),
-    )
+    situation.check(not extra, wording.melds_unexpected(extra))
 
 
 # --- tricks -----------------------------------------------------------------------------------
@@ -91,35 +84,24 @@ def meld_nothing_else(situation: Situation) -> None:
 def legal_plays_are(situation: Situation, cards: str) -> None:
     """The set of cards the hand may play."""
     want = notation.parse_cards(cards)
-    got = situation.field("cards")
-    situation.expect(
-        {"cards": want},
-        f"with {notation.cards(situation.hand())} in hand the rules allow "
-        f"{notation.cards(sorted(set(want)))}; the engine allows {notation.cards(sorted(got))}",
-    )
+    got = card_list(situation.field("cards"))
+    situation.expect({"cards": want}, wording.legal_plays(situation.hand(), want, got))
 
 
 @then(parsers.re(r"the (?P<which>first|second|third|fourth) card wins the trick"))
 def card_wins(situation: Situation, which: str) -> None:
     """The trick winner as a position in play order."""
     got = situation.field("winner")
-    trick = situation.params["trick"]
+    trick = card_list(situation.params["trick"])
     want = notation.ordinal(which)
-    shown = notation.card(trick[got]) if isinstance(got, int) and 0 <= got < len(trick) else got
-    situation.expect(
-        {"winner": want},
-        f"in the trick {notation.cards(trick)} the {which} card ({notation.card(trick[want])}) "
-        f"wins; the engine says card {got} ({shown})",
-    )
+    situation.expect({"winner": want}, wording.trick_winner(trick, which, want, got))
 
 
 @then(parsers.re(r"they are worth (?P<points>\d+) points"))
 def worth(situation: Situation, points: str) -> None:
     """Card points of the cards counted."""
     got = situation.field("points")
-    situation.expect(
-        {"points": int(points)}, f"the cards are worth {points}; the engine counts {got}"
-    )
+    situation.expect({"points": int(points)}, wording.card_points(points, got))
 
 
 # --- deal -------------------------------------------------------------------------------------
@@ -132,46 +114,35 @@ def seat_dealt(situation: Situation, seat: str, cards: str) -> None:
     hands = situation.field("hands")
     want = notation.parse_cards(cards)
     got = hands[n] if isinstance(hands, list) and len(hands) > n else None
-    situation.expect_at(
-        "hands[]",
-        want,
-        got,
-        f"seat {n} should be dealt {notation.cards(want)}; "
-        f"the engine deals {notation.cards(got or [])}",
-    )
+    situation.expect_at("hands[]", want, got, wording.seat_dealt(n, want, got))
 
 
 @then(parsers.re(r"every seat is dealt (?P<size>\d+) cards"))
 def every_seat_dealt(situation: Situation, size: str) -> None:
     """All four hands have the hand size."""
-    sizes = [len(h) for h in situation.field("hands")]
-    situation.check(
-        sizes == [int(size)] * 4, f"each seat should hold {size} cards; the engine deals {sizes}"
-    )
+    sizes = [len(card_list(h)) for h in items(situation.field("hands"))]
+    situation.check(sizes == [int(size)] * 4, wording.hand_sizes(size, sizes))
 
 
 @then(parsers.re(r"the next dealer is seat (?P<seat>\d)"))
 def next_dealer(situation: Situation, seat: str) -> None:
     """Who deals the next hand."""
     got = situation.field("next_dealer")
-    situation.expect(
-        {"next_dealer": int(seat)}, f"seat {seat} deals next; the engine says seat {got}"
-    )
+    situation.expect({"next_dealer": int(seat)}, wording.next_dealer(seat, got))
 
 
-def _refused(situation: Situation, key: str, found: dict[str, Any], what: str) -> None:
+def _refused(situation: Situation, key: str, found: dict[str, object], what: str) -> None:
     legal = situation.answer.get("legal")
+    said = situation.answer.get(key) or None
     situation.expect(
-        {"legal": False, key: found},
-        f"{what} should be refused under {found['rule']}; the engine says legal={legal}, "
-        f"{key}={situation.answer.get(key) or None}",
+        {"legal": False, key: found}, wording.refused(what, found["rule"], legal, key, said)
     )
 
 
 @then(parsers.re(rf"the deal is refused under {RULE}"))
 def deal_refused(situation: Situation, rule: str) -> None:
     """The deal answer is ``legal: false`` with this rule."""
-    _refused(situation, "violation", {"rule": rule}, "this deck")
+    _refused(situation, "violation", {"rule": rule}, wording.THIS_DECK)
 
 
 # --- auction ----------------------------------------------------------------------------------
@@ -181,13 +152,13 @@ def deal_refused(situation: Situation, rule: str) -> None:
 def calls_accepted(situation: Situation) -> None:
     """Every call (auction) or action (play_hand) was legal."""
     refused = situation.answer.get("violation") or situation.answer.get("first_illegal")
-    situation.expect({"legal": True}, f"every call is legal; the engine refuses one: {refused}")
+    situation.expect({"legal": True}, wording.all_accepted(refused))
 
 
 @then(parsers.re(rf"the last call is refused under {RULE}"))
 def call_refused(situation: Situation, rule: str) -> None:
     """The auction answer is ``legal: false`` with this rule."""
-    _refused(situation, "violation", {"rule": rule}, "the last call")
+    _refused(situation, "violation", {"rule": rule}, wording.LAST_CALL)
 
 
 @then(parsers.re(r"seat (?P<seat>\d) is next to call, with (?P<bid>\d+) the lowest bid"))
@@ -196,8 +167,7 @@ def next_to_call(situation: Situation, seat: str, bid: str) -> None:
     got = (situation.field("next_seat"), situation.field("min_bid"))
     situation.expect(
         {"next_seat": int(seat), "min_bid": int(bid)},
-        f"seat {seat} calls next and may bid {bid} or more; the engine says seat {got[0]}, "
-        f"{got[1]} or more",
+        wording.next_to_call(seat, bid, got[0], got[1]),
     )
 
 
@@ -206,8 +176,7 @@ def may_not_pass(situation: Situation, seat: str) -> None:
     """The next seat is forced to bid."""
     got = (situation.field("next_seat"), situation.field("can_pass"))
     situation.expect(
-        {"next_seat": int(seat), "can_pass": False},
-        f"seat {seat} must bid; the engine says next seat {got[0]}, can pass: {got[1]}",
+        {"next_seat": int(seat), "can_pass": False}, wording.must_bid(seat, got[0], got[1])
     )
 
 
@@ -215,7 +184,7 @@ def may_not_pass(situation: Situation, seat: str) -> None:
 def auction_open(situation: Situation) -> None:
     """More calls are due."""
     situation.field("complete")
-    situation.expect({"complete": False}, "the auction goes on")
+    situation.expect({"complete": False}, wording.AUCTION_GOES_ON)
 
 
 @then(parsers.re(r"the auction is complete with seat (?P<seat>\d) winning at (?P<bid>\d+)"))
@@ -224,8 +193,7 @@ def auction_won(situation: Situation, seat: str, bid: str) -> None:
     got = (situation.field("complete"), situation.field("winner"), situation.field("contract"))
     situation.expect(
         {"complete": True, "winner": int(seat), "contract": int(bid)},
-        f"the auction is over, won by seat {seat} at {bid}; the engine says complete={got[0]}, "
-        f"winner={got[1]}, contract={got[2]}",
+        wording.auction_won(seat, bid, *got),
     )
 
 
@@ -236,28 +204,21 @@ def auction_won(situation: Situation, seat: str, bid: str) -> None:
 def made_or_set(situation: Situation, verdict: str) -> None:
     """Whether the bidding team made its contract."""
     got = situation.field("made")
-    situation.expect(
-        {"made": verdict == "make their contract"},
-        f"the bidders {verdict}; the engine says made={got}",
-    )
+    situation.expect({"made": verdict == "make their contract"}, wording.made_or_set(verdict, got))
 
 
 @then(parsers.re(rf"the teams score (?P<d0>{INT}) and (?P<d1>{INT})"))
 def teams_score(situation: Situation, d0: str, d1: str) -> None:
     """This hand's change of each team's score."""
     got = situation.field("delta")
-    situation.expect(
-        {"delta": [int(d0), int(d1)]}, f"the hand scores {d0} and {d1}; the engine scores {got}"
-    )
+    situation.expect({"delta": [int(d0), int(d1)]}, wording.hand_scores(d0, d1, got))
 
 
 @then(parsers.re(rf"the scores become (?P<s0>{INT}) to (?P<s1>{INT})"))
 def scores_become(situation: Situation, s0: str, s1: str) -> None:
     """Both game scores after the hand."""
     got = situation.field("scores")
-    situation.expect(
-        {"scores": [int(s0), int(s1)]}, f"the scores become {s0} to {s1}; the engine says {got}"
-    )
+    situation.expect({"scores": [int(s0), int(s1)]}, wording.scores_become(s0, s1, got))
 
 
 @then(parsers.re(r"(?:team (?P<team>[01]) wins the game|nobody has won the game yet)"))
@@ -265,8 +226,7 @@ def game_winner(situation: Situation, team: str | None) -> None:
     """The game's winner after the hand, or none yet."""
     want = int(team) if team is not None else None
     got = situation.field("game_winner")
-    said = f"team {want} wins the game" if want is not None else "nobody has won yet"
-    situation.expect({"game_winner": want}, f"{said}; the engine says game_winner={got}")
+    situation.expect({"game_winner": want}, wording.game_winner(want, got))
 
 
 # --- whole hands ------------------------------------------------------------------------------
@@ -275,7 +235,8 @@ def game_winner(situation: Situation, team: str | None) -> None:
 @then(parsers.re(rf"the hand is refused at action (?P<index>\d+) under {RULE}"))
 def hand_refused(situation: Situation, index: str, rule: str) -> None:
     """play_hand stops at the first illegal action, with this index and rule."""
-    _refused(situation, "first_illegal", {"rule": rule, "index": int(index)}, f"action {index}")
+    found = {"rule": rule, "index": int(index)}
+    _refused(situation, "first_illegal", found, wording.action(int(index)))
 
 
 @then(
@@ -284,10 +245,7 @@ def hand_refused(situation: Situation, index: str, rule: str) -> None:
 def hand_outcome(situation: Situation, outcome: str) -> None:
     """The hand is complete with this outcome."""
     got = (situation.field("complete"), situation.field("outcome"))
-    situation.expect(
-        {"complete": True, "outcome": outcome},
-        f"the hand ends {outcome}; the engine says complete={got[0]}, outcome={got[1]}",
-    )
+    situation.expect({"complete": True, "outcome": outcome}, wording.hand_outcome(outcome, *got))
 
 
 @then(parsers.re(r"the bidder is seat (?P<seat>\d) with (?P<contract>\d+) in (?P<suit>\w+)"))
@@ -296,7 +254,7 @@ def bidder_is(situation: Situation, seat: str, contract: str, suit: str) -> None
     got = (situation.field("bidder"), situation.field("contract"), situation.field("trump"))
     situation.expect(
         {"bidder": int(seat), "contract": int(contract), "trump": notation.SUIT_BY_NAME[suit]},
-        f"seat {seat} bids {contract} in {suit}; the engine says {got}",
+        wording.bidder(seat, contract, suit, got),
     )
 
 
@@ -305,32 +263,30 @@ def seat_melds(situation: Situation, seat: str, points: str) -> None:
     """One seat's raw meld in a whole hand."""
     melds = situation.field("meld")
     got = melds[int(seat)] if isinstance(melds, list) else melds
-    situation.expect_at(
-        "meld[]", int(points), got, f"seat {seat} melds {points}; the engine says {got}"
-    )
+    situation.expect_at("meld[]", int(points), got, wording.seat_melds(seat, points, got))
 
 
-def _pair(situation: Situation, key: str, a: str, b: str, what: str) -> None:
+def _pair(situation: Situation, key: str, a: str, b: str) -> None:
     got = situation.field(key)
-    situation.expect({key: [int(a), int(b)]}, f"{what} are {a} and {b}; the engine says {got}")
+    situation.expect({key: [int(a), int(b)]}, wording.pair(key, a, b, got))
 
 
 @then(parsers.re(r"the team meld is (?P<a>\d+) and (?P<b>\d+)"))
 def team_meld(situation: Situation, a: str, b: str) -> None:
     """Raw team meld totals of a whole hand."""
-    _pair(situation, "team_meld", a, b, "the team melds")
+    _pair(situation, "team_meld", a, b)
 
 
 @then(parsers.re(r"the card points are (?P<a>\d+) and (?P<b>\d+)"))
 def card_points_are(situation: Situation, a: str, b: str) -> None:
     """Card points taken by each team, last trick included."""
-    _pair(situation, "card_points", a, b, "the card points")
+    _pair(situation, "card_points", a, b)
 
 
 @then(parsers.re(r"the tricks won are (?P<a>\d+) and (?P<b>\d+)"))
 def tricks_won_are(situation: Situation, a: str, b: str) -> None:
     """Tricks taken by each team."""
-    _pair(situation, "tricks_won", a, b, "the tricks won")
+    _pair(situation, "tricks_won", a, b)
 
 
 @then(parsers.re(r"aces around are declared by (?P<seats>seats? [\d, and]+|nobody)"))
@@ -338,6 +294,4 @@ def aces_declared(situation: Situation, seats: str) -> None:
     """Seats that must declare aces around (MELD-ACES-DECLARED)."""
     want = sorted(int(s) for s in seats if s.isdigit())
     got = situation.field("aces_around")
-    situation.expect(
-        {"aces_around": want}, f"aces around: {want or 'nobody'}; the engine says {got}"
-    )
+    situation.expect({"aces_around": want}, wording.aces_around(want, got))

@@ -23,7 +23,6 @@ Grammar:
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from pytest_bdd import parsers, when
 
@@ -76,9 +75,9 @@ def deal_suit_order(situation: Situation, put: str | None, take: str | None) -> 
     situation.deal_sorted(put, take)
 
 
-def parse_calls(text: str) -> list[dict[str, Any]]:
+def parse_calls(text: str) -> list[dict[str, object]]:
     """``seat 1 bids 50, seat 2 passes`` as protocol calls."""
-    calls: list[dict[str, Any]] = []
+    calls: list[dict[str, object]] = []
     for part in (p.strip() for p in text.split(",") if p.strip()):
         m = CALL.fullmatch(part)
         if m is None:

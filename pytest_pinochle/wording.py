@@ -1,0 +1,552 @@
+"""The one place the suite words a verdict on an engine: a mismatch, a table case's or a scenario's
+failure (both show a mismatch alike), a Then step's sentence, a derived expectation, a charge, the
+diagnosis, the run's summary, a known failure.
+
+Functions take structured values and return text; no other module words a failure
+(``tests/test_wording.py``). Not here: faults in the suite's own data, worded beside the checks
+that find them, and an engine's misbehaviour (``EngineError``), worded by the client in
+``pinochle_adapters``, a lower layer. Cards, suits and melds are shown by ``notation``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING
+
+from . import notation
+
+if TYPE_CHECKING:
+    from .diagnosis import SuspectEntry
+    from .tables import Case
+
+# --- one mismatch (compare) -------------------------------------------------------------------
+
+
+def at(where: str, text: str) -> str:
+    """A mismatch with the place it is found: ``tricks[0].cards: expected ...``."""
+    return f"{where}: {text}"
+
+
+def _listed(value: object) -> str:
+    """A list of card codes as codes (``Kc Jc``, ``nothing``); anything else as its repr."""
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return " ".join(value) if value else "nothing"
+    return repr(value)
+
+
+def missing(want: object) -> str:
+    """A field the answer left out."""
+    return f"expected {want!r}, missing from the answer"
+
+
+def not_expected(got: object) -> str:
+    """A key of an answered object that the expected object does not have."""
+    return f"not expected, got {got!r}"
+
+
+def differs(want: object, got: object) -> str:
+    """Two values that are not equal."""
+    return f"expected {want!r}, got {got!r}"
+
+
+def length_differs(want: Sequence[object], got: Sequence[object]) -> str:
+    """Two lists of different lengths (compared exactly)."""
+    return f"expected {len(want)} items {want!r}, got {len(got)} {got!r}"
+
+
+def out_of_order(want: object, got: object) -> str:
+    """A sequence whose items or order differ."""
+    return f"expected {_listed(want)} in this order, got {_listed(got)}"
+
+
+def set_differs(
+    lacking: Sequence[object], extra: Sequence[object], want: object, got: object
+) -> str:
+    """A set or multiset with items missing and/or unexpected."""
+    parts = []
+    if lacking:
+        parts.append(f"missing {_listed(list(lacking))}")
+    if extra:
+        parts.append(f"unexpected {_listed(list(extra))}")
+    return f"{'; '.join(parts)} (expected {_listed(want)}, got {_listed(got)})"
+
+
+def not_melds(want: object, got: object) -> str:
+    """A meld list that is not a list on one side."""
+    return f"expected a list of melds {want!r}, got {got!r}"
+
+
+def melds_worth(worth: int, total: int | None) -> str:
+    """Expected meld items whose points do not add up to a totals-only engine's total."""
+    return f"the expected items are worth {worth}; the engine (meld totals only) counts {total}"
+
+
+def melds_differ(
+    lacking: Sequence[Mapping[str, object]], extra: Sequence[Mapping[str, object]]
+) -> str:
+    """Meld entries expected but not reported, and reported but not expected ("" if none)."""
+    parts = []
+    if lacking:
+        parts.append("missing " + ", ".join(notation.meld(m) for m in lacking))
+    if extra:
+        parts.append("unexpected " + ", ".join(notation.meld(m) for m in extra))
+    return "; ".join(parts)
+
+
+def mismatch_lines(mismatches: Iterable[object]) -> str:
+    """The mismatches block of a failure, the same for a table case and a scenario."""
+    return "\n  mismatches:\n" + "\n".join(f"    - {m}" for m in mismatches)
+
+
+# --- a failed table case (tables) -------------------------------------------------------------
+
+WRONG_ANSWER = "wrong answer in"
+"""The headline of a failure: the engine answered, but not what the rules require."""
+ENGINE_ERROR = "engine error in"
+"""The headline of an engine's fault (its text is the client's, ``EngineError``)."""
+
+
+def request_shown(line: str | None) -> str:
+    """The line ending a failure: the exact request sent, to paste into the engine."""
+    return f"\n  request: {line}" if line else ""
+
+
+def rules_line(variant: str | None, options: Mapping[str, object]) -> str:
+    """Which rules a question was put under."""
+    return f"  rules: {variant} ({notation.options(options)})"
+
+
+def field_lines(method: str, kind: str, values: Mapping[str, object]) -> list[str]:
+    """Fields of a request (kind ``params``) or answer (``result``), one per line."""
+    return [f"    {k}: {notation.value(method, kind, k, v)}" for k, v in values.items()]
+
+
+def case_text(
+    headline: str,
+    case: Case,
+    expected: Mapping[str, object],
+    answer: Mapping[str, object] | None,
+    house: str = "",
+    derived: str | None = None,
+) -> str:
+    """A table case in the game's language: rules, question, expected and actual answer.
+
+    ``house``: the options the engine plays in place of the case's; ``derived``: why the
+    expectation is derived rather than hand-worked (None when it is hand-worked).
+    """
+    method, why = case.method, case.why
+    lines = [
+        f"{headline} {case.id} ({case.where})",
+        rules_line(case.variant, case.options)
+        + "; tests "
+        + case.rule
+        + (" (negative)" if case.negative else "")
+        + (f", using {', '.join(case.uses)}" if case.uses else ""),
+        f"  asked {method}:",
+        *field_lines(method, "params", case.params),
+    ]
+    if house:
+        lines.append(f"  played under the engine's options: {house}")
+    if derived is not None:
+        lines.append(f"  expected (DERIVED, not hand-worked: {derived}):")
+    else:
+        lines.append("  expected:")
+    lines += field_lines(method, "result", expected)
+    if answer is not None:
+        lines.append("  engine answered:")
+        lines += field_lines(method, "result", {k: answer[k] for k in expected if k in answer})
+    if why:
+        lines.append(f"  why: {why}")
+    return "\n".join(lines)
+
+
+def case_failed(description: str, mismatches: Iterable[object], request: str | None) -> str:
+    """A wrong answer to a table case: the case, its mismatches, the request line."""
+    return description + mismatch_lines(mismatches) + request_shown(request)
+
+
+def case_engine_error(description: str, error: object, request: str | None) -> str:
+    """An engine's fault in a table case: the case, the client's words, the request line."""
+    return description + f"\n  engine error: {error}" + request_shown(request)
+
+
+# --- a failed scenario (driver, report) -------------------------------------------------------
+
+NO_RULES = "the scenario names no rules: start with 'Given the <variant> rules'"
+NO_HAND = 'the scenario holds no hand: add "seat <n> holds ..."'
+NO_QUESTION = "no question was put to the engine: add a When step"
+
+
+def hands_missing(seats: Sequence[int]) -> str:
+    """A whole hand asked before every seat holds cards."""
+    return f"play_hand needs all four hands; no hand for seats {list(seats)}"
+
+
+def no_field(key: str) -> str:
+    """An answer without a field a Then step reads."""
+    return f"the engine's answer has no {key!r}"
+
+
+def scenario_context(
+    variant: str | None,
+    options: Mapping[str, object],
+    method: str | None,
+    params: Mapping[str, object],
+    answer: Mapping[str, object],
+) -> str:
+    """The question and answer of a scenario, for the end of its failure (as a table case
+    shows them: one field per line)."""
+    lines = ["", rules_line(variant, options)]
+    if method:
+        asked = {k: v for k, v in params.items() if k not in ("variant", "options")}
+        lines += [f"  asked {method}:", *field_lines(method, "params", asked)]
+        lines += ["  engine answered:", *field_lines(method, "result", answer)]
+    return "\n".join(lines)
+
+
+def scenario_failed(sentence: str, context: str, mismatches: Sequence[object] = ()) -> str:
+    """A Then step that does not hold: its sentence, the situation, and the mismatches of the
+    suite's comparison (as a table case shows them)."""
+    return sentence + context + (mismatch_lines(mismatches) if mismatches else "")
+
+
+def scenario_report(headline: str, title: str, text: object, request: str | None) -> str:
+    """A scenario's failure or engine fault as the report shows it."""
+    return f"{headline} {title}\n{text}{request_shown(request)}"
+
+
+# --- Then steps (features/steps/then.py): each says what the rules require, then what the
+# engine answered; the step's mismatches follow it (``scenario_failed``).
+
+
+def meld_total(want: object, got: object) -> str:
+    return f"the meld should total {want}, the engine counts {got}"
+
+
+def meld_includes(entry: Mapping[str, object]) -> str:
+    return f"the meld should include {notation.meld(entry)}"
+
+
+def melds_named_worth(sentence: str, worth: int, total: int | None) -> str:
+    """``meld_includes`` against an engine reporting meld totals only."""
+    return (
+        f"{sentence}: the items named so far are worth {worth}, more than the engine's "
+        f"total {total} (it reports meld totals only)"
+    )
+
+
+def melds_unexpected(extra: Iterable[Mapping[str, object]]) -> str:
+    return "the engine counts melds the rules do not: " + ", ".join(map(notation.meld, extra))
+
+
+def legal_plays(hand: Sequence[str], want: Sequence[str], got: Sequence[str]) -> str:
+    return (
+        f"with {notation.cards(hand)} in hand the rules allow "
+        f"{notation.cards(sorted(set(want)))}; the engine allows {notation.cards(sorted(got))}"
+    )
+
+
+def trick_winner(trick: Sequence[str], which: str, want: int, got: object) -> str:
+    shown = notation.card(trick[got]) if isinstance(got, int) and 0 <= got < len(trick) else got
+    return (
+        f"in the trick {notation.cards(trick)} the {which} card ({notation.card(trick[want])}) "
+        f"wins; the engine says card {got} ({shown})"
+    )
+
+
+def card_points(want: object, got: object) -> str:
+    return f"the cards are worth {want}; the engine counts {got}"
+
+
+def seat_dealt(seat: int, want: Sequence[str], got: Sequence[str] | None) -> str:
+    return (
+        f"seat {seat} should be dealt {notation.cards(want)}; "
+        f"the engine deals {notation.cards(got or [])}"
+    )
+
+
+def hand_sizes(size: object, sizes: object) -> str:
+    return f"each seat should hold {size} cards; the engine deals {sizes}"
+
+
+def next_dealer(want: object, got: object) -> str:
+    return f"seat {want} deals next; the engine says seat {got}"
+
+
+THIS_DECK = "this deck"
+LAST_CALL = "the last call"
+
+
+def action(index: int) -> str:
+    """An action of a whole hand, by its index from 0."""
+    return f"action {index}"
+
+
+def refused(what: str, rule: object, legal: object, key: str, got: object) -> str:
+    """A deck, call or action (``THIS_DECK``, ``LAST_CALL``, ``action``) the rules refuse
+    under ``rule``."""
+    return f"{what} should be refused under {rule}; the engine says legal={legal}, {key}={got}"
+
+
+def all_accepted(refusal: object) -> str:
+    return f"every call is legal; the engine refuses one: {refusal}"
+
+
+def next_to_call(seat: object, bid: object, got_seat: object, got_bid: object) -> str:
+    return (
+        f"seat {seat} calls next and may bid {bid} or more; the engine says seat {got_seat}, "
+        f"{got_bid} or more"
+    )
+
+
+def must_bid(seat: object, got_seat: object, can_pass: object) -> str:
+    return f"seat {seat} must bid; the engine says next seat {got_seat}, can pass: {can_pass}"
+
+
+AUCTION_GOES_ON = "the auction goes on"
+
+
+def auction_won(
+    seat: object, bid: object, complete: object, winner: object, contract: object
+) -> str:
+    return (
+        f"the auction is over, won by seat {seat} at {bid}; the engine says complete={complete}, "
+        f"winner={winner}, contract={contract}"
+    )
+
+
+def made_or_set(verdict: str, made: object) -> str:
+    return f"the bidders {verdict}; the engine says made={made}"
+
+
+def hand_scores(d0: object, d1: object, got: object) -> str:
+    return f"the hand scores {d0} and {d1}; the engine scores {got}"
+
+
+def scores_become(s0: object, s1: object, got: object) -> str:
+    return f"the scores become {s0} to {s1}; the engine says {got}"
+
+
+def game_winner(want: int | None, got: object) -> str:
+    said = f"team {want} wins the game" if want is not None else "nobody has won yet"
+    return f"{said}; the engine says game_winner={got}"
+
+
+def hand_outcome(outcome: str, complete: object, got: object) -> str:
+    return f"the hand ends {outcome}; the engine says complete={complete}, outcome={got}"
+
+
+def bidder(seat: object, contract: object, suit: str, got: object) -> str:
+    return f"seat {seat} bids {contract} in {suit}; the engine says {got}"
+
+
+def seat_melds(seat: object, points: object, got: object) -> str:
+    return f"seat {seat} melds {points}; the engine says {got}"
+
+
+PAIRS = {
+    "team_meld": "the team melds",
+    "card_points": "the card points",
+    "tricks_won": "the tricks won",
+}
+"""The answer fields holding one figure per team, in words."""
+
+
+def pair(key: str, a: object, b: object, got: object) -> str:
+    """Two figures of the field ``key``, one per team (``PAIRS``)."""
+    return f"{PAIRS.get(key, key)} are {a} and {b}; the engine says {got}"
+
+
+def aces_around(want: Sequence[int], got: object) -> str:
+    return f"aces around: {list(want) or 'nobody'}; the engine says {got}"
+
+
+# --- charges and the diagnosis (diagnosis, report) --------------------------------------------
+
+
+def charge_refused(said: str) -> str:
+    """An action the rules allow, refused by the engine."""
+    return f"refused by the engine under {said or 'no rule'}"
+
+
+CHARGE_ACCEPTED = "accepted by the engine; the rules refuse it"
+
+
+def charge_other_rule(said: str, rule: str) -> str:
+    """The same action refused under another rule."""
+    return f"refused under {said or 'no rule'}, not {rule}"
+
+
+def charge_differs(want: object, got: object, *, quoted: bool = False) -> str:
+    """A field of a charge: the expected value and the engine's (``quoted``: as reprs)."""
+    if quoted:
+        return f"expected {want!r}, engine {got!r}"
+    return f"expected {want}, engine {got}"
+
+
+def charge_dealer(want: object, got: object) -> str:
+    return f"expected seat {want}, engine {got}"
+
+
+def charge_melds_worth(worth: int, total: int | None) -> str:
+    return f"expected items worth {worth}, engine (totals only) {total}"
+
+
+def charge_meld_items(ids: Iterable[str]) -> str:
+    return f"wrong: {', '.join(ids)}"
+
+
+def charge_meld_total(want: int, got: int) -> str:
+    return f"expected a total of {want}, engine {got}"
+
+
+def suspect_lines(diagnosis: Sequence[SuspectEntry], limit: int = 5) -> list[str]:
+    """The diagnosis as terminal lines: each suspect with its score and first evidence."""
+    lines = []
+    for n, entry in enumerate(diagnosis[:limit], start=1):
+        own = entry["own_cases"]
+        how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
+        lines.append(
+            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases {own['failed']} "
+            f"failed, {own['passed']} passed)"
+        )
+        for ev in entry["evidence"][:2]:
+            text = f"   - {ev.get('case')}: {ev.get('at')}"
+            if ev.get("detail"):
+                text += f": {ev.get('detail')}"
+            lines.append(text[:160])
+    if len(diagnosis) > limit:
+        lines.append(f"   ... {len(diagnosis) - limit} more suspects in the JSON report")
+    return lines
+
+
+def rule_summary(
+    engine: str,
+    per_rule: Mapping[str, Mapping[str, int]],
+    failing: Sequence[str],
+    known: Mapping[str, int],
+) -> list[str]:
+    """The engine, then a table of the rules with a failure or error (``known``: rule -> how
+    many of its failures are known failures)."""
+    lines = [f"engine: {engine}"]
+    if failing:
+        width = max(len(r) for r in failing)
+        lines.append(f"{'rule':<{width}}  failed  errored  skipped  passed")
+        for rule in failing:
+            c = per_rule[rule]
+            lines.append(
+                f"{rule:<{width}}  {c['failed']:>6}  {c['errored']:>7}  {c['skipped']:>7}  "
+                f"{c['passed']:>6}" + (f"  ({known[rule]} known)" if known.get(rule) else "")
+            )
+    return lines
+
+
+def skipped_summary(partly: Sequence[str], only: Sequence[str]) -> list[str]:
+    """The rules passing with some cases skipped, and the rules only skipped."""
+    lines = []
+    if partly:
+        lines.append(f"passing, with skipped cases: {', '.join(partly)}")
+    if only:
+        lines.append(f"skipped only: {', '.join(only)}")
+    return lines
+
+
+def unsupported_summary(counts: Mapping[str, int]) -> str:
+    """Rule ID -> cases the engine answered "unsupported" (-32001), in one line."""
+    return "answered unsupported (-32001), so not judged: " + ", ".join(
+        f"{rule} ({n})" for rule, n in sorted(counts.items())
+    )
+
+
+def total_summary(
+    totals: Mapping[str, int],
+    known: int,
+    rules: int,
+    failing: int,
+    passing: int,
+    skipped_only: int,
+) -> str:
+    """The run's last line: items by outcome (``known`` of them known failures), rules tested."""
+    return (
+        f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
+        f"{totals['failed']} failed, {totals['errored']} errored"
+        + (f" ({known} of them known)" if known else "")
+        + f", {totals['skipped']} skipped; "
+        f"{rules} rules tested: {failing} with a failure or error, "
+        f"{passing} passing, {skipped_only} only skipped"
+    )
+
+
+def house_summary(held: int, derived: int, changed: int) -> str:
+    """What the engine's house rules did to the cases."""
+    return (
+        f"under the engine's house rules: {held} cases hold as hand-worked, "
+        f"{derived} derived, {changed} skipped as changed by them"
+    )
+
+
+def derived_summary(count: int, totals: Mapping[str, int]) -> str:
+    """The cases judged on a derived expectation, by outcome."""
+    return (
+        f"derived (not hand-worked: the reference engine's answers under the engine's "
+        f"house rules): {count} cases, {totals['passed']} passed, "
+        f"{totals['failed']} failed, {totals['errored']} errored"
+    )
+
+
+def undeclared_summary(count: int) -> str:
+    return f"not counted: {count} cases of variants or methods the engine does not declare"
+
+
+NOTHING_JUDGED = (
+    "FAILED: no case of the engine's declared variants and methods was judged: every case was "
+    "skipped (see the skip reasons: -rs); a run that tests nothing does not pass"
+)
+
+
+# --- known failures (known_failures) ----------------------------------------------------------
+
+
+def known_failure(listed_at: str, reason: str) -> str:
+    """The expected-failure reason of a case a known-failures entry lists."""
+    return f"known failure ({listed_at}): {reason}"
+
+
+def fixed_case(listed_at: str, what: str, reason: str) -> str:
+    """A listed case that passes now."""
+    return (
+        f"fixed: remove it from {listed_at} ({what}): "
+        f"the case passes now (listed because: {reason})"
+    )
+
+
+def fixed_rule(listed_at: str, what: str, ran: int) -> str:
+    """A listed rule none of whose cases fails now."""
+    return f"fixed: remove it from {listed_at} ({what}): all {ran} of its cases pass now"
+
+
+def known_failed(count: int, path: object) -> str:
+    return f"known failures: {count} cases failed as listed in {path}"
+
+
+ENGINE_PREFIX = re.compile(r"^engine '[^']*': ")
+"""How the client names the engine in a fault; a known-failures file is about one engine."""
+
+
+def one_line(text: str, detail: str | None = None) -> str:
+    """A failure in one line (the reason ``--write-known-failures`` writes): the charge's detail,
+    else a table case's first mismatch or engine fault, a scenario's Then-step sentence or engine
+    fault, else the first line ("" for no text)."""
+    if detail:
+        return detail
+    lines = [x.strip() for x in text.splitlines() if x.strip()]
+    for i, line in enumerate(lines):
+        # A table case's failure names the case first; its fault is further down.
+        if line.startswith("engine error:"):
+            return ENGINE_PREFIX.sub("", line.removeprefix("engine error:").strip())
+        if line == "mismatches:" and i + 1 < len(lines) and lines[1].startswith("rules: "):
+            return lines[i + 1].removeprefix("- ")
+    if len(lines) > 1 and lines[0].startswith((f"{WRONG_ANSWER} ", f"{ENGINE_ERROR} ")):
+        return ENGINE_PREFIX.sub("", lines[1])  # a scenario: its title, then why
+    return lines[0] if lines else ""
