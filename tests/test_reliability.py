@@ -336,6 +336,28 @@ def test_a_daemon_left_by_the_engine_does_not_outlive_it(tmp_path: Path) -> None
     assert gone(lambda: [daemon])
 
 
+def environment(pid: int) -> list[bytes]:
+    return Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+
+
+@linux_only
+@pytest.mark.slow
+def test_a_daemon_without_the_mark_or_the_session_is_reaped_by_the_subreaper(
+    tmp_path: Path,
+) -> None:
+    """The daemon left its session and dropped the mark with its whole environment: no scan can
+    tell it is the engine's, but as an orphan it came back to this process, which takes it."""
+    pid_file = tmp_path / "daemon.pid"
+    with open_engine(broken("unmarked_daemon.py", str(pid_file)), timeout=5) as engine:
+        engine.call("meld", MELD)
+        daemon = int(pid_file.read_text(encoding="utf-8"))
+        assert alive(daemon) and not any(v.startswith(b"PINOCHLE") for v in environment(daemon))
+        stat = Path(f"/proc/{daemon}/stat").read_text().rsplit(")", 1)[1].split()
+        assert int(stat[3]) == daemon  # a session of its own
+    assert gone(lambda: [daemon])
+    assert not Path(f"/proc/{daemon}").exists()  # reaped, not left a zombie
+
+
 @linux_only
 def test_an_orphan_that_keeps_changing_its_pid_does_not_outlive_the_engine(
     tmp_path: Path,
