@@ -10,8 +10,10 @@ import io
 import json
 import os
 import shlex
+import subprocess
 import time
 from pathlib import Path
+from subprocess import PIPE
 from typing import Any
 
 import pytest
@@ -356,6 +358,24 @@ def test_a_daemon_without_the_mark_or_the_session_is_reaped_by_the_subreaper(
         assert int(stat[3]) == daemon  # a session of its own
     assert gone(lambda: [daemon])
     assert not Path(f"/proc/{daemon}").exists()  # reaped, not left a zombie
+
+
+@linux_only
+@pytest.mark.slow
+def test_the_subreaper_leaves_the_children_it_started_itself(tmp_path: Path) -> None:
+    """A child this process started (not an engine) is neither killed nor reaped when the engines
+    stop: its owner still gets its exit status."""
+    with open_engine(broken("unmarked_daemon.py", str(tmp_path / "d.pid")), timeout=5) as e:
+        e.call("meld", MELD)
+        # Started after the engine, as an orphan of it would be: only being ours spares it.
+        own = subprocess.Popen(
+            [PYTHON, "-c", "import sys; sys.stdin.read(); sys.exit(7)"], stdin=PIPE
+        )
+    try:
+        assert processes.reap_orphans() == [] and own.poll() is None
+    finally:
+        own.communicate(b"")
+    assert own.returncode == 7
 
 
 @linux_only
