@@ -11,6 +11,7 @@ import json
 import os
 import shlex
 import subprocess
+import sys
 import time
 from pathlib import Path
 from subprocess import PIPE
@@ -36,7 +37,7 @@ from pinochle_cli import main as cli_main
 from pytest_pinochle import known_failures, site
 from pytest_pinochle.site import badge_svg, build_site, load_run
 from specdata.files import output_problem, write_atomic
-from tests.suite_runs import PYTHON, python_module
+from tests.suite_runs import PYTHON, ROOT, RUN_TIMEOUT
 
 BROKEN = Path(__file__).parent / "broken_engines"
 
@@ -51,9 +52,24 @@ def broken(script: str, *args: str) -> str:
     return " ".join([PYTHON, shlex.quote(str(BROKEN / script)), *map(shlex.quote, args)])
 
 
-def suite(*args: str) -> Any:
-    """A child run of the suite's features/ (quiet, no cache), its output captured."""
-    return python_module("pytest", "features/", "-q", "-p", "no:cacheprovider", *args)
+def suite(*args: str) -> subprocess.CompletedProcess[str]:
+    """A child run of the suite's features/ (quiet, no cache), its output captured, in an
+    environment without what an xdist worker running this test exports (a child that inherits
+    ``PYTEST_XDIST_WORKER`` takes itself for a worker: its files get a worker's name)."""
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("PYTEST_XDIST_") and k != "PYTEST_CURRENT_TEST"
+    }
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "features/", "-q", "-p", "no:cacheprovider", *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
 
 
 # --- writing whole or not at all ------------------------------------------------------------------
@@ -131,6 +147,47 @@ def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
     site = load_run(report)
     assert "partial run" in site.label and 'passed"' not in badge_svg(site)
     assert "#2e7d32" not in badge_svg(site)  # never the green of a passing run
+
+
+@pytest.mark.slow
+def test_an_interrupted_run_under_xdist_writes_a_partial_report_and_leaves_the_other_files(
+    tmp_path: Path,
+) -> None:
+    """``-n 2``, and each worker's engine sends its worker Ctrl-C after five requests: the
+    report (written by the controller) says the run did not complete, with the exit status and
+    the selection; the known-failures list and the traffic log are as they were."""
+    report, listed, traffic = tmp_path / "r.json", tmp_path / "k.yaml", tmp_path / "t.log"
+    listed.write_text(LISTED, encoding="utf-8")
+    traffic.write_text("earlier\n", encoding="utf-8")
+    done = suite(
+        "-n",
+        "2",
+        "--max-worker-restart",
+        "0",  # no worker started again after the first Ctrl-C: half the time
+        "-k",
+        "meld",
+        "--variant",
+        "double-deck",
+        "--engine",
+        broken("interrupt_run.py", "5"),
+        "--conformance-report",
+        str(report),
+        "--known-failures",
+        str(listed),
+        "--write-known-failures",
+        str(listed),
+        "--log-traffic",
+        str(traffic),
+    )
+    assert done.returncode == 2, done.stdout[-2000:]
+    assert "keyboard-interrupt" in done.stdout, done.stdout[-2000:]
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["complete"] is False and document["exit_status"] == 2
+    assert document["selection"]["keyword"] == "meld"
+    assert document["selection"]["variants"] == ["double-deck"]
+    assert listed.read_text(encoding="utf-8") == LISTED
+    assert traffic.read_text(encoding="utf-8") == "earlier\n"
+    assert "Traceback" not in done.stderr and "INTERNALERROR" not in done.stdout
 
 
 @pytest.mark.slow
