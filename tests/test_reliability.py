@@ -111,16 +111,24 @@ def test_missing_output_folders_are_refused_before_the_first_case(tmp_path: Path
 # --- an interrupted run ---------------------------------------------------------------------------
 
 
+XDIST = ("-n", "2", "--max-worker-restart", "0")
+"""Two workers, none started again after the first Ctrl-C (which halves the run's time)."""
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("workers", [(), XDIST], ids=["serial", "xdist"])
 def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
-    tmp_path: Path,
+    tmp_path: Path, workers: tuple[str, ...]
 ) -> None:
-    """Ctrl-C after five requests: the report says the run did not complete and what it was
-    asked to run; the known-failures list and the traffic log are as they were."""
+    """Ctrl-C after five requests (under xdist, each worker's engine interrupts its worker and
+    the controller writes the report): the report says the run did not complete, with the exit
+    status and what it was asked to run; the known-failures list and the traffic log are as they
+    were, the log's lines kept beside it."""
     report, listed, traffic = tmp_path / "r.json", tmp_path / "k.yaml", tmp_path / "t.log"
     listed.write_text(LISTED, encoding="utf-8")
     traffic.write_text("earlier\n", encoding="utf-8")
     done = suite(
+        *workers,
         "-k",
         "meld",
         "--variant",
@@ -137,57 +145,17 @@ def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
         str(traffic),
     )
     assert done.returncode == 2, done.stdout[-2000:]
+    assert "Traceback" not in done.stderr and "INTERNALERROR" not in done.stdout
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["complete"] is False and document["exit_status"] == 2
     assert document["selection"]["keyword"] == "meld"
     assert document["selection"]["variants"] == ["double-deck"]
     assert listed.read_text(encoding="utf-8") == LISTED
     assert traffic.read_text(encoding="utf-8") == "earlier\n"
-    assert (tmp_path / "t.log.partial").exists()
+    assert list(tmp_path.glob("t.log*.partial"))  # t.log.partial, t.log.gw0.partial...
     site = load_run(report)
     assert "partial run" in site.label and 'passed"' not in badge_svg(site)
     assert "#2e7d32" not in badge_svg(site)  # never the green of a passing run
-
-
-@pytest.mark.slow
-def test_an_interrupted_run_under_xdist_writes_a_partial_report_and_leaves_the_other_files(
-    tmp_path: Path,
-) -> None:
-    """``-n 2``, and each worker's engine sends its worker Ctrl-C after five requests: the
-    report (written by the controller) says the run did not complete, with the exit status and
-    the selection; the known-failures list and the traffic log are as they were."""
-    report, listed, traffic = tmp_path / "r.json", tmp_path / "k.yaml", tmp_path / "t.log"
-    listed.write_text(LISTED, encoding="utf-8")
-    traffic.write_text("earlier\n", encoding="utf-8")
-    done = suite(
-        "-n",
-        "2",
-        "--max-worker-restart",
-        "0",  # no worker started again after the first Ctrl-C: half the time
-        "-k",
-        "meld",
-        "--variant",
-        "double-deck",
-        "--engine",
-        broken("interrupt_run.py", "5"),
-        "--conformance-report",
-        str(report),
-        "--known-failures",
-        str(listed),
-        "--write-known-failures",
-        str(listed),
-        "--log-traffic",
-        str(traffic),
-    )
-    assert done.returncode == 2, done.stdout[-2000:]
-    assert "keyboard-interrupt" in done.stdout, done.stdout[-2000:]
-    document = json.loads(report.read_text(encoding="utf-8"))
-    assert document["complete"] is False and document["exit_status"] == 2
-    assert document["selection"]["keyword"] == "meld"
-    assert document["selection"]["variants"] == ["double-deck"]
-    assert listed.read_text(encoding="utf-8") == LISTED
-    assert traffic.read_text(encoding="utf-8") == "earlier\n"
-    assert "Traceback" not in done.stderr and "INTERNALERROR" not in done.stdout
 
 
 @pytest.mark.slow
