@@ -52,17 +52,17 @@ def broken(script: str, *args: str) -> str:
     return " ".join([PYTHON, shlex.quote(str(BROKEN / script)), *map(shlex.quote, args)])
 
 
-def suite(*args: str) -> subprocess.CompletedProcess[str]:
-    """A child run of the suite's features/ (quiet, no cache), its output captured, in an
-    environment without what an xdist worker running this test exports (a child that inherits
-    ``PYTEST_XDIST_WORKER`` takes itself for a worker: its files get a worker's name)."""
+def python_child(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in the repository, its output captured, in an environment without what an
+    xdist worker running this test exports (a child pytest that inherits ``PYTEST_XDIST_WORKER``
+    takes itself for a worker: its files get a worker's name)."""
     environ = {
         k: v
         for k, v in os.environ.items()
         if not k.startswith("PYTEST_XDIST_") and k != "PYTEST_CURRENT_TEST"
     }
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "features/", "-q", "-p", "no:cacheprovider", *args],
+        [sys.executable, *args],
         cwd=ROOT,
         env=environ,
         capture_output=True,
@@ -70,6 +70,11 @@ def suite(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=RUN_TIMEOUT,
         check=False,
     )
+
+
+def suite(*args: str) -> subprocess.CompletedProcess[str]:
+    """A child run of the suite's features/ (quiet, no cache), its output captured."""
+    return python_child("-m", "pytest", "features/", "-q", "-p", "no:cacheprovider", *args)
 
 
 # --- writing whole or not at all ------------------------------------------------------------------
