@@ -19,6 +19,7 @@ import pinochle_cli
 from pinochle_cli import INTERRUPTED, main
 from pinochle_cli import commands as cli_commands
 from pinochle_fuzz import campaign
+from specdata import files
 from tests.suite_runs import PYTHON
 from tests.test_reliability import gone, python_child
 
@@ -184,6 +185,19 @@ def test_a_bad_invocation_is_one_line_with_its_status(
     if ": error: " not in lines[-1]:  # argparse's line comes after its usage; others, alone
         assert len(lines) == 1, err
     assert out == "", out  # nothing done before the error (no game played, no site begun)
+
+
+@pytest.mark.parametrize(
+    "argv", ["play --record {in}/r.json", "suite export {in}/o.json"], ids=["play", "export"]
+)
+def test_an_output_folder_that_is_not_writable_is_one_line_before_any_work(
+    argv: str, inputs: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """(As root every folder is writable, so the check is told it is not.)"""
+    monkeypatch.setattr(files.os, "access", lambda path, mode: False)
+    assert main(shlex.split(argv.replace("{in}", str(inputs)))) == USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and err.strip().splitlines() == [err.strip()] and "not writable" in err
 
 
 def interrupted(*args: Any, **kwargs: Any) -> Any:
