@@ -10,6 +10,7 @@ and reaped when no engine is left. Windows: the engine gets its own process grou
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import ctypes
 import gc
@@ -46,6 +47,9 @@ PR_SET_CHILD_SUBREAPER = 36
 """prctl(2) option: orphaned descendants are re-parented to this process instead of init."""
 REAP_WAIT = 2.0
 """Seconds to wait for each killed orphan's exit before leaving it (a SIGKILL is prompt)."""
+CLAIM_WAIT = 0.01
+"""Seconds an unclaimed child is given to be claimed before it counts as an orphan: another
+thread's ``Popen`` may have forked it and not yet stored its pid."""
 
 
 class _Subreaper:
@@ -97,8 +101,6 @@ def become_subreaper() -> bool:
             done = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
     _Subreaper.enabled = done
     if done:
-        import atexit
-
         atexit.register(reap_orphans)
     return done
 
@@ -208,17 +210,20 @@ def reap_orphans() -> list[int]:
 
 
 def _adopted(since: int) -> list[int]:
-    """This process's children that it did not start and that started at ``since`` or later."""
+    """This process's children that it did not start and that started at ``since`` or later
+    (unclaimed twice, CLAIM_WAIT apart)."""
     children = _children()
     if not children:
         return []
-    started = _started_here()
-    found = []
-    for pid in children - started:
+    unclaimed = set()
+    for pid in children - _started_here():
         with contextlib.suppress(OSError, ValueError, IndexError):
             if _stat(Path(f"/proc/{pid}")).start >= since:
-                found.append(pid)
-    return found
+                unclaimed.add(pid)
+    if unclaimed:
+        time.sleep(CLAIM_WAIT)
+        unclaimed -= _started_here()
+    return sorted(unclaimed)
 
 
 def _children() -> set[int]:
@@ -247,8 +252,9 @@ def _started_here() -> set[int]:
     here, their owners wait for them."""
     pids = {p.pid for p in list(_marks.keys())}
     for obj in gc.get_objects():
-        if isinstance(obj, subprocess.Popen) and obj.returncode is None:
-            pids.add(obj.pid)
+        # type(), not isinstance(): a dead weak proxy raises when asked its __class__.
+        if issubclass(type(obj), subprocess.Popen) and getattr(obj, "returncode", 0) is None:
+            pids.add(getattr(obj, "pid", -1))  # no pid yet: being started, see CLAIM_WAIT
     for obj in getattr(subprocess, "_active", None) or ():
         pids.add(getattr(obj, "pid", -1))
     mp = sys.modules.get("multiprocessing.process")
