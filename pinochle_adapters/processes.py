@@ -2,23 +2,30 @@
 
 POSIX: the engine gets its own session and process group; a kill is SIGKILL to the group, then (on
 Linux, through ``/proc``) to any process still holding its output pipes or carrying the run's mark
-in its environment, and to its process group, scanning again until none is left. Windows: the
-engine gets its own process group; a kill is ``taskkill /F /T``, the whole tree under the shell.
+in its environment, and to its process group, scanning again until none is left; the process that
+starts engines is a child subreaper, so a daemon that lost both comes back to it and is stopped
+and reaped when no engine is left. Windows: the engine gets its own process group; a kill is
+``taskkill /F /T``, the whole tree under the shell.
 """
 
 from __future__ import annotations
 
+import atexit
 import contextlib
+import ctypes
+import gc
 import itertools
 import os
 import secrets
 import signal
 import subprocess
+import sys
 import threading
+import time
 import weakref
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 WINDOWS = os.name == "nt"
 CREATE_NEW_PROCESS_GROUP = 0x00000200
@@ -36,6 +43,22 @@ _marks: weakref.WeakKeyDictionary[subprocess.Popen[bytes], str] = weakref.WeakKe
 MAX_SCANS = 50
 """Passes of the ``/proc`` scan after a kill: it is repeated until a pass finds nobody left (an
 orphan that keeps changing its pid by fork and exit is caught through its process group)."""
+PR_SET_CHILD_SUBREAPER = 36
+"""prctl(2) option: orphaned descendants are re-parented to this process instead of init."""
+REAP_WAIT = 2.0
+"""Seconds to wait for each killed orphan's exit before leaving it (a SIGKILL is prompt)."""
+CLAIM_WAIT = 0.01
+"""Seconds an unclaimed child is given to be claimed before it counts as an orphan: another
+thread's ``Popen`` may have forked it and not yet stored its pid."""
+
+
+class _Subreaper:
+    """Whether this process became a child subreaper (None: not tried yet), and since when."""
+
+    enabled: bool | None = None
+    since: int | None = None
+    """The start time (``/proc`` clock ticks) of the first engine started as a subreaper: an
+    orphan older than that cannot be an engine's."""
 
 
 def popen(command: str) -> subprocess.Popen[bytes]:
@@ -43,6 +66,8 @@ def popen(command: str) -> subprocess.Popen[bytes]:
     group: dict[str, Any] = (
         {"creationflags": CREATE_NEW_PROCESS_GROUP} if WINDOWS else {"start_new_session": True}
     )
+    if not WINDOWS:
+        become_subreaper()
     mark = f"{MARK}-{next(_numbers)}"
     proc = subprocess.Popen(
         command,
@@ -56,7 +81,28 @@ def popen(command: str) -> subprocess.Popen[bytes]:
     )
     with contextlib.suppress(TypeError):  # a stand-in for Popen may not be weak-referable
         _marks[proc] = mark
+    if _Subreaper.enabled and _Subreaper.since is None:
+        with contextlib.suppress(OSError, ValueError, IndexError, TypeError):
+            _Subreaper.since = _stat(Path(f"/proc/{proc.pid}")).start
     return proc
+
+
+def become_subreaper() -> bool:
+    """Make this process a child subreaper (Linux ``prctl``), once: a daemon that an engine leaves
+    behind by double-forking is then re-parented to this process, not to init, so that
+    ``reap_orphans`` can find it even after it dropped its mark and left the engine's session.
+    Whether this process is one; elsewhere (or if the call fails) False, and nothing changes."""
+    if _Subreaper.enabled is not None:
+        return _Subreaper.enabled
+    done = False
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            done = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    _Subreaper.enabled = done
+    if done:
+        atexit.register(reap_orphans)
+    return done
 
 
 def pipe_inodes(proc: subprocess.Popen[bytes]) -> set[int]:
@@ -109,6 +155,10 @@ def kill_tree(proc: subprocess.Popen[bytes], inodes: set[int]) -> None:
         kill_leftovers(inodes, _marks.get(proc))
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=2)
+    if not WINDOWS and not any(
+        other is not proc and other.returncode is None for other in list(_marks.keys())
+    ):
+        reap_orphans()
 
 
 def kill_leftovers(inodes: set[int], mark: str | None) -> int:
@@ -130,6 +180,100 @@ def kill_leftovers(inodes: set[int], mark: str | None) -> int:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
     return found
+
+
+def reap_orphans() -> list[int]:
+    """Kill and reap the orphans this subreaper adopted from its engines; their pids.
+
+    An orphan is a child of this process that it did not start itself (no live ``Popen`` or
+    multiprocessing child of this process has its pid) and that started after the first engine:
+    a descendant of an engine whose parent exited. Called when no engine of this process is
+    running (and at exit), since a running engine may still use a daemon of its own. Each one is
+    reaped by its pid (``waitpid(pid)``, never ``waitpid(-1)``, which would take the exit status
+    of some other child from whoever waits for it); its own children come back to this process
+    in turn and are taken by the next pass. Linux only; never raises."""
+    since = _Subreaper.since
+    if not _Subreaper.enabled or since is None:
+        return []
+    taken: list[int] = []
+    for _ in range(MAX_SCANS):
+        orphans = _adopted(since)
+        if not orphans:
+            break
+        for pid in orphans:
+            with contextlib.suppress(OSError):
+                os.kill(pid, signal.SIGKILL)
+        for pid in orphans:
+            _reap(pid)
+        taken += orphans
+    return taken
+
+
+def _adopted(since: int) -> list[int]:
+    """This process's children that it did not start and that started at ``since`` or later
+    (unclaimed twice, CLAIM_WAIT apart)."""
+    children = _children()
+    if not children:
+        return []
+    unclaimed = set()
+    for pid in children - _started_here():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if _stat(Path(f"/proc/{pid}")).start >= since:
+                unclaimed.add(pid)
+    if unclaimed:
+        time.sleep(CLAIM_WAIT)
+        unclaimed -= _started_here()
+    return sorted(unclaimed)
+
+
+def _children() -> set[int]:
+    """The pids of this process's children, from ``/proc``: each thread's ``children`` list, or
+    where the kernel has none, every process whose parent is this one."""
+    pids: set[int] = set()
+    listed = False
+    with contextlib.suppress(OSError):
+        for task in Path("/proc/self/task").iterdir():
+            with contextlib.suppress(OSError, ValueError):
+                pids.update(int(p) for p in (task / "children").read_text().split())
+                listed = True
+    if listed:
+        return pids
+    me = os.getpid()
+    for entry in Path("/proc").iterdir():
+        with contextlib.suppress(OSError, ValueError, IndexError):
+            if entry.name.isdigit() and _stat(entry).parent == me:
+                pids.add(int(entry.name))
+    return pids
+
+
+def _started_here() -> set[int]:
+    """The pids of the children this process started itself and still holds (``Popen`` objects,
+    alive or not yet waited for, and multiprocessing's children): never to be killed or reaped
+    here, their owners wait for them."""
+    pids = {p.pid for p in list(_marks.keys())}
+    for obj in gc.get_objects():
+        # type(), not isinstance(): a dead weak proxy raises when asked its __class__.
+        if issubclass(type(obj), subprocess.Popen) and getattr(obj, "returncode", 0) is None:
+            pids.add(getattr(obj, "pid", -1))  # no pid yet: being started, see CLAIM_WAIT
+    for obj in getattr(subprocess, "_active", None) or ():
+        pids.add(getattr(obj, "pid", -1))
+    mp = sys.modules.get("multiprocessing.process")
+    for child in getattr(mp, "_children", None) or ():
+        pids.add(getattr(getattr(child, "_popen", None), "pid", -1))
+    return pids
+
+
+def _reap(pid: int) -> None:
+    """Wait for this one child's exit status (killed: at most REAP_WAIT seconds)."""
+    deadline = time.monotonic() + REAP_WAIT
+    while True:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+        except (ChildProcessError, OSError):
+            return  # not ours to reap (any more)
+        if done or time.monotonic() > deadline:
+            return
+        time.sleep(0.005)
 
 
 def interrupt_on_sigterm() -> Callable[[], None]:
@@ -192,10 +336,27 @@ def _leftovers(inodes: set[int], mark: str | None) -> dict[int, int]:
     return found
 
 
+class _Stat(NamedTuple):
+    """What ``/proc/PID/stat`` says of a process that this module uses."""
+
+    state: str
+    parent: int
+    group: int
+    start: int
+    """Start time in clock ticks since boot."""
+
+
+def _stat(entry: Path) -> _Stat:
+    fields = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()
+    # fields[0] is stat's 3rd field (state): the parent is the 4th, the group the 5th, the start
+    # time the 22nd.
+    return _Stat(fields[0], int(fields[1]), int(fields[2]), int(fields[19]))
+
+
 def _state_and_group(entry: Path) -> tuple[str, int]:
     """A process's state letter and process group, from ``/proc/PID/stat``."""
-    fields = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()
-    return fields[0], int(fields[2])
+    stat = _stat(entry)
+    return stat.state, stat.group
 
 
 def _holds(entry: Path, targets: set[str]) -> bool:

@@ -14,6 +14,11 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+INTERRUPTED = 130
+"""The exit status of a command stopped by Ctrl-C or SIGTERM (the shell's 128 + SIGINT); ``pinochle
+test`` has pytest's, TEST_INTERRUPTED."""
+TEST_INTERRUPTED = 2
+"""pytest's exit status for an interrupted run (``pytest.ExitCode.INTERRUPTED``)."""
 IMPORTED_BEFORE_PYTEST = ("pinochle_cli", "specdata")
 """What ``pinochle test`` has imported when pytest starts: this package, and specdata to find the
 suite. pytest would warn that it cannot rewrite their asserts; neither holds a test."""
@@ -78,10 +83,22 @@ def test_help(pytest_args: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``pinochle`` console script."""
+    """Entry point of the ``pinochle`` console script. Ctrl-C (and SIGTERM, a CI job's timeout)
+    stops any command the same clean way: engines stopped, files whole, one line, status 130."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list[:1] == ["test"]:
-        return test_command(args_list[1:])
-    from pinochle_cli import commands  # only now: see the module's docstring
+    try:
+        if args_list[:1] == ["test"]:
+            return test_command(args_list[1:])  # the plugin makes SIGTERM a Ctrl-C itself
+        # Only now: see the module's docstring.
+        from pinochle_adapters.processes import interrupt_on_sigterm
+        from pinochle_cli import commands
 
-    return commands.run(args_list)
+        restore = interrupt_on_sigterm()
+        try:
+            return commands.run(args_list)
+        finally:
+            restore()
+    except KeyboardInterrupt:
+        command = " ".join(["pinochle", *args_list[:1]])
+        print(f"{command}: interrupted", file=sys.stderr)
+        return TEST_INTERRUPTED if args_list[:1] == ["test"] else INTERRUPTED

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pinochle_adapters
+from pinochle_fuzz.cli import folder_problem
 
 STARTERS: dict[str, Path] = {
     "python": Path(__file__).resolve().parent / "starters" / "python",
@@ -76,6 +77,10 @@ def main(argv: Sequence[str]) -> int:
     if args.adapter_command == "path":
         print(STARTERS[args.language])
         return 0
+    problem = folder_problem(args.directory, "folder")
+    if problem is not None:
+        print(f"pinochle adapter new: {problem}", file=sys.stderr)
+        return 2
     try:
         written = write_starter(args.language, args.directory)
     except OSError as err:

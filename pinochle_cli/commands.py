@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pinochle_cli import adapter, smoke
+from pinochle_fuzz.cli import error_line, folder_problem, option_argument, positive
 from pinochle_fuzz.cli import main as fuzz_main
-from pinochle_fuzz.cli import option_argument
 from pinochle_tools import case, catalogue, export
 from pinochle_tools.site import build_site, build_spec_site
 from reference_engine import records
@@ -22,7 +22,7 @@ from reference_engine.game import Game
 from reference_engine.text import hand_log
 from reference_engine.variants import load_rules
 from specdata import variant_ids
-from specdata.files import write_atomic
+from specdata.files import output_problem, write_atomic
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -54,7 +54,10 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--record", metavar="FILE", help="write the game record (JSON) here")
     play.add_argument("--dealer", type=int, default=0, choices=range(4))
     play.add_argument(
-        "--max-hands", type=int, default=200, help="stop after this many hands (default 200)"
+        "--max-hands",
+        type=positive(int),
+        default=200,
+        help="stop after this many hands (default 200)",
     )
     replay = sub.add_parser("replay", help="replay a game record and check every figure")
     replay.add_argument("file")
@@ -217,6 +220,18 @@ def report_command(args: argparse.Namespace) -> int:
     return 0
 
 
+def output_trouble(args: argparse.Namespace) -> str | None:
+    """Why a command's output cannot be written, in one line, found before any work is done
+    (not after a whole game, with a temporary file's name); None when nothing stands in the way."""
+    if args.command == "play" and args.record:
+        return output_problem(args.record, "--record")
+    if args.command == "suite" and args.output != "-":
+        return output_problem(args.output, "export to")
+    if args.command == "report" or (args.command == "spec" and args.spec_command == "site"):
+        return folder_problem(args.output, "-o")
+    return None
+
+
 def run(args_list: Sequence[str]) -> int:
     """Parse a command line (without ``test``) and run its command."""
     if args_list[:1] == ["fuzz"]:
@@ -226,6 +241,10 @@ def run(args_list: Sequence[str]) -> int:
     if args_list[:1] == ["smoke"]:
         return smoke.main(args_list[1:])
     args = _parser().parse_args(args_list)
+    trouble = output_trouble(args)
+    if trouble is not None:
+        print(f"pinochle {args.command}: {trouble}", file=sys.stderr)
+        return 2
     try:
         if args.command == "play":
             return play(args)
@@ -240,5 +259,5 @@ def run(args_list: Sequence[str]) -> int:
         return suite_command(args)
     except (PinochleError, ValueError, OSError) as err:
         # Every part words its errors (file:line for data, the rule for an action): one line.
-        print(f"pinochle {args.command}: {err}", file=sys.stderr)
+        print(f"pinochle {args.command}: {error_line(err)}", file=sys.stderr)
         return 2

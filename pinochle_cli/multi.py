@@ -47,7 +47,8 @@ def take_options(
 def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -> int:
     """Run the suite against each engine, build the site in ``out/site``; the worst status.
     With ``--conformance-report FILE``, FILE is one combined report of every engine's run."""
-    # here: ``pinochle test`` imports late
+    # Here: ``pinochle test`` imports late.
+    from pinochle_adapters.processes import interrupt_on_sigterm
     from pinochle_tools.reports import write_combined
     from pinochle_tools.site import build_site
     from specdata.files import output_problem
@@ -58,27 +59,19 @@ def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -
     if problem:
         print(f"pinochle test: {problem}", file=sys.stderr)
         return 4
-    out.mkdir(parents=True, exist_ok=True)
-    parallel = max(1, min(len(engines), os.cpu_count() or 1))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        problem = f"--runs-dir {out}: cannot make the folder ({e.strerror})"
+        print(f"pinochle test: {problem}", file=sys.stderr)
+        return 4
     reports = [out / f"engine-{n}.json" for n in range(1, len(engines) + 1)]
     logs = [out / f"engine-{n}.log" for n in range(1, len(engines) + 1)]
-    statuses: list[int | None] = [None] * len(engines)
-    running: dict[int, subprocess.Popen[bytes]] = {}
-    waiting = list(range(len(engines)))
-    while waiting or running:
-        while waiting and len(running) < parallel:
-            n = waiting.pop(0)
-            command = [sys.executable, "-m", "pinochle_cli", "test", "--engine", engines[n]]
-            command += ["--conformance-report", str(reports[n]), *rest]
-            with logs[n].open("wb") as log:
-                running[n] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
-        for n, child in list(running.items()):
-            if child.poll() is not None:
-                # Killed by signal N (a negative code): 128 + N as a shell says, never green.
-                statuses[n] = child.returncode if child.returncode >= 0 else 128 - child.returncode
-                del running[n]
-                print(f"{engines[n]}: exit {child.returncode}; {_last_line(logs[n])}")
-        time.sleep(0.1)
+    restore = interrupt_on_sigterm()
+    try:
+        statuses = _run_all(engines, rest, reports, logs)
+    finally:
+        restore()
     worst = max(s or 0 for s in statuses)
     written = [r for r in reports if r.exists()]
     missing = [
@@ -95,6 +88,41 @@ def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -
         build_site(written, out / "site")
         print(f"wrote {out / 'site' / 'index.html'} ({len(written)} engines)")
     return worst
+
+
+def _run_all(
+    engines: Sequence[str], pytest_args: Sequence[str], reports: list[Path], logs: list[Path]
+) -> list[int | None]:
+    """One ``pinochle test`` child per engine, as many at once as there are cores; their exit
+    statuses. Interrupted (Ctrl-C, SIGTERM), it stops the runs under way with SIGTERM, which
+    each ends as an interrupted run, waits for them and lets the interrupt go on."""
+    parallel = max(1, min(len(engines), os.cpu_count() or 1))
+    statuses: list[int | None] = [None] * len(engines)
+    running: dict[int, subprocess.Popen[bytes]] = {}
+    waiting = list(range(len(engines)))
+    try:
+        while waiting or running:
+            while waiting and len(running) < parallel:
+                n = waiting.pop(0)
+                command = [sys.executable, "-m", "pinochle_cli", "test", "--engine", engines[n]]
+                command += ["--conformance-report", str(reports[n]), *pytest_args]
+                with logs[n].open("wb") as log:
+                    running[n] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+            for n, child in list(running.items()):
+                if child.poll() is not None:
+                    # Killed by signal N (a negative code): 128 + N as a shell says, never green.
+                    code = child.returncode
+                    statuses[n] = code if code >= 0 else 128 - code
+                    del running[n]
+                    print(f"{engines[n]}: exit {child.returncode}; {_last_line(logs[n])}")
+            time.sleep(0.1)
+    except KeyboardInterrupt:
+        for child in running.values():
+            child.terminate()
+        for child in running.values():
+            child.wait()
+        raise
+    return statuses
 
 
 def _last_line(path: Path) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -22,6 +23,7 @@ from pinochle_adapters.client import (
 )
 from pinochle_adapters.client import open_engine as _open_engine
 from pinochle_adapters.protocol import INVALID_PARAMS, RULE_METHODS, UNSUPPORTED
+from pinochle_fuzz.cli import positive
 from pytest_pinochle.house_rules import declared_options, played_options
 from pytest_pinochle.tables import Case, load_cases
 
@@ -137,18 +139,18 @@ def parser() -> argparse.ArgumentParser:
         prog="pinochle smoke",
         description="Check that an engine speaks the protocol: initialize, each declared method "
         "once per declared variant, every reply checked against the schemas. One line per "
-        "problem; exit 0 when there is none, 1 otherwise.",
+        "problem; exit 0 when there is none, 1 otherwise (2: the command line is wrong).",
     )
     p.add_argument("--engine", required=True, metavar="COMMAND", help="the engine's command line")
     p.add_argument(
         "--timeout",
-        type=float,
+        type=positive(float),
         default=DEFAULT_TIMEOUT,
         help=f"seconds per request (default {DEFAULT_TIMEOUT:g})",
     )
     p.add_argument(
         "--startup-timeout",
-        type=float,
+        type=positive(float),
         default=SMOKE_STARTUP_TIMEOUT,
         help=f"seconds to start and initialize (default {SMOKE_STARTUP_TIMEOUT:g})",
     )
@@ -159,8 +161,11 @@ def main(argv: Sequence[str]) -> int:
     """``pinochle smoke --engine CMD``: print the problems, or one line saying there are none."""
     args = parser().parse_args(list(argv))
     if not args.engine.strip():
-        print("pinochle smoke: --engine is empty: give the command that starts the engine")
-        return 1
+        print(
+            "pinochle smoke: --engine is empty: give the command that starts the engine",
+            file=sys.stderr,
+        )
+        return 2
     with _open_engine(
         args.engine, timeout=args.timeout, validate=True, startup_timeout=args.startup_timeout
     ) as engine:

@@ -40,6 +40,44 @@ def option_argument(text: str) -> tuple[str, str]:
     return name, value
 
 
+def positive(kind: type[int] | type[float]) -> Any:
+    """An argparse type: a number above zero of ``kind`` (a count, seconds), refused otherwise
+    (a negative timeout would time every call out and read as the engine's fault)."""
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not value > 0:
+            raise argparse.ArgumentTypeError(f"{text!r} is not above zero")
+        return value
+
+    parse.__name__ = kind.__name__  # argparse names the type in its messages
+    return parse
+
+
+def error_line(error: object) -> str:
+    """An error as one line: a data file's problems (one per line after a heading, as a schema
+    check words them) become the heading, the first problem and how many more there are."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    if len(lines) <= 1:
+        return lines[0] if lines else type(error).__name__
+    more = f" (and {len(lines) - 2} more lines)" if len(lines) > 2 else ""
+    return f"{lines[0].rstrip(':')}: {lines[1]}{more}"
+
+
+def folder_problem(path: Path, option: str) -> str | None:
+    """Why ``path`` cannot be (or become) an output folder, in one line naming ``option``; None
+    when it is a folder or can be created as one (its nearest existing ancestor is a folder)."""
+    if path.exists():
+        return None if path.is_dir() else f"{option} {path} is a file, not a folder"
+    for parent in path.absolute().parents:
+        if parent.exists():
+            return None if parent.is_dir() else f"{option} {path}: {parent} is a file, not a folder"
+    return None
+
+
 def parser() -> argparse.ArgumentParser:
     """The options of ``pinochle fuzz``."""
     p = argparse.ArgumentParser(
@@ -68,14 +106,18 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--method", action="append", default=[], help="only this method (repeatable)")
     budget = p.add_mutually_exclusive_group()
     budget.add_argument(
-        "--seconds", type=float, help=f"run this long (default {DEFAULT_SECONDS:g})"
+        "--seconds", type=positive(float), help=f"run this long (default {DEFAULT_SECONDS:g})"
     )
-    budget.add_argument("--hands", type=int, help="run this many rounds, one question per method")
+    budget.add_argument(
+        "--hands", type=positive(int), help="run this many rounds, one question per method"
+    )
     p.add_argument("--seed", type=int, help="seed of the questions (default: drawn and printed)")
     p.add_argument(
         "--out", type=Path, default=Path("fuzz-findings"), help="where cases are written"
     )
-    p.add_argument("--engine-timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS")
+    p.add_argument(
+        "--engine-timeout", type=positive(float), default=DEFAULT_TIMEOUT, metavar="SECONDS"
+    )
     p.add_argument(
         "--replay",
         nargs="+",
@@ -170,7 +212,7 @@ def _replay(engine: Engine, paths: Sequence[Path], out: IO[str]) -> int:
     try:
         results = replay(engine, paths)
     except CaseError as err:  # a broken case file: one line naming file and line, usage status
-        print(f"pinochle fuzz: {err}", file=sys.stderr)
+        print(f"pinochle fuzz: {error_line(err)}", file=sys.stderr)
         return 2
     for result in results:
         status = "DISAGREES" if result.mismatches else "agrees"
@@ -187,21 +229,25 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
     """Run ``pinochle fuzz`` with these arguments (those after ``fuzz``); the exit status."""
     args = parser().parse_args(argv)
     out = out if out is not None else sys.stdout
+    # Found now, not after the campaign, when the findings would have nowhere to go.
+    problem = None if args.replay else folder_problem(args.out, "--out")
+    if problem is not None:
+        print(f"pinochle fuzz: {problem}", file=sys.stderr)
+        return 2
     try:
         engine = open_target(args.engine, args.in_process, args.engine_timeout)
     except EngineError as err:
-        print(f"pinochle fuzz: {err}", file=sys.stderr)
+        print(f"pinochle fuzz: {error_line(err)}", file=sys.stderr)
         return 2
     with engine:
         if engine.info is None:
-            print(f"pinochle fuzz: {engine.start_error}", file=sys.stderr)
+            print(
+                f"pinochle fuzz: {error_line(engine.start_error or 'cannot start')}",
+                file=sys.stderr,
+            )
             return 2
         if args.replay:
             return _replay(engine, args.replay, out)
-        if args.out.exists() and not args.out.is_dir():
-            # Found now, not after the campaign, when the findings would have nowhere to go.
-            print(f"pinochle fuzz: --out {args.out} is a file, not a folder", file=sys.stderr)
-            return 2
         try:
             targets = campaign.targets(engine.info, args.variant, dict(args.option))
             methods = campaign.declared_methods(engine.info, args.method)

@@ -125,19 +125,23 @@ def run_case(case_id: str, engine: str | None, out: TextIO | None = None) -> int
     None: the reference engine) and print what was asked, answered and expected. The exit
     status: 0 passed (or skipped), 1 failed or errored, 2 unknown case or engine not starting."""
     stream = sys.stdout if out is None else out
+    errors = sys.stderr if out is None else out  # the one line of a usage error
     try:
         records = find_records(case_id)
     except KeyError as e:
-        stream.write(f"pinochle case: {e.args[0]}\n")
+        errors.write(f"pinochle case: {e.args[0]}\n")
         return USAGE
     try:
         opened = _open(engine)
     except EngineError as e:
-        stream.write(f"pinochle case: the engine cannot start: {e}\n")
+        errors.write(f"pinochle case: the engine cannot start: {e}\n")
         return USAGE
     try:
         if opened.info is None:
-            stream.write(f"pinochle case: the engine cannot start ({engine or REFERENCE_SHOWN})\n")
+            errors.write(
+                f"pinochle case: the engine cannot start ({engine or REFERENCE_SHOWN}): "
+                f"{opened.start_error}\n"
+            )
             return USAGE
         status = PASSED
         for number, record in enumerate(records):

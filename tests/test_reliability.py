@@ -10,8 +10,11 @@ import io
 import json
 import os
 import shlex
+import subprocess
+import sys
 import time
 from pathlib import Path
+from subprocess import PIPE
 from typing import Any
 
 import pytest
@@ -35,7 +38,7 @@ from pinochle_tools import site
 from pinochle_tools.site import badge_svg, build_site, load_run
 from pytest_pinochle import known_failures
 from specdata.files import output_problem, write_atomic
-from tests.suite_runs import PYTHON, python_module
+from tests.suite_runs import PYTHON, ROOT, RUN_TIMEOUT
 
 BROKEN = Path(__file__).parent / "broken_engines"
 
@@ -50,9 +53,29 @@ def broken(script: str, *args: str) -> str:
     return " ".join([PYTHON, shlex.quote(str(BROKEN / script)), *map(shlex.quote, args)])
 
 
-def suite(*args: str) -> Any:
+def python_child(*args: str) -> subprocess.CompletedProcess[str]:
+    """``python ARGS`` in the repository, its output captured, in an environment without what an
+    xdist worker running this test exports (a child pytest that inherits ``PYTEST_XDIST_WORKER``
+    takes itself for a worker: its files get a worker's name)."""
+    environ = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("PYTEST_XDIST_") and k != "PYTEST_CURRENT_TEST"
+    }
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        check=False,
+    )
+
+
+def suite(*args: str) -> subprocess.CompletedProcess[str]:
     """A child run of the suite's features/ (quiet, no cache), its output captured."""
-    return python_module("pytest", "features/", "-q", "-p", "no:cacheprovider", *args)
+    return python_child("-m", "pytest", "features/", "-q", "-p", "no:cacheprovider", *args)
 
 
 # --- writing whole or not at all ------------------------------------------------------------------
@@ -94,16 +117,24 @@ def test_missing_output_folders_are_refused_before_the_first_case(tmp_path: Path
 # --- an interrupted run ---------------------------------------------------------------------------
 
 
+XDIST = ("-n", "2", "--max-worker-restart", "0")
+"""Two workers, none started again after the first Ctrl-C (which halves the run's time)."""
+
+
 @pytest.mark.slow
+@pytest.mark.parametrize("workers", [(), XDIST], ids=["serial", "xdist"])
 def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
-    tmp_path: Path,
+    tmp_path: Path, workers: tuple[str, ...]
 ) -> None:
-    """Ctrl-C after five requests: the report says the run did not complete and what it was
-    asked to run; the known-failures list and the traffic log are as they were."""
+    """Ctrl-C after five requests (under xdist, each worker's engine interrupts its worker and
+    the controller writes the report): the report says the run did not complete, with the exit
+    status and what it was asked to run; the known-failures list and the traffic log are as they
+    were, the log's lines kept beside it."""
     report, listed, traffic = tmp_path / "r.json", tmp_path / "k.yaml", tmp_path / "t.log"
     listed.write_text(LISTED, encoding="utf-8")
     traffic.write_text("earlier\n", encoding="utf-8")
     done = suite(
+        *workers,
         "-k",
         "meld",
         "--variant",
@@ -120,13 +151,14 @@ def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
         str(traffic),
     )
     assert done.returncode == 2, done.stdout[-2000:]
+    assert "Traceback" not in done.stderr and "INTERNALERROR" not in done.stdout
     document = json.loads(report.read_text(encoding="utf-8"))
     assert document["complete"] is False and document["exit_status"] == 2
     assert document["selection"]["keyword"] == "meld"
     assert document["selection"]["variants"] == ["double-deck"]
     assert listed.read_text(encoding="utf-8") == LISTED
     assert traffic.read_text(encoding="utf-8") == "earlier\n"
-    assert (tmp_path / "t.log.partial").exists()
+    assert list(tmp_path.glob("t.log*.partial"))  # t.log.partial, t.log.gw0.partial...
     site = load_run(report)
     assert "partial run" in site.label and 'passed"' not in badge_svg(site)
     assert "#2e7d32" not in badge_svg(site)  # never the green of a passing run
@@ -335,6 +367,46 @@ def test_a_daemon_left_by_the_engine_does_not_outlive_it(tmp_path: Path) -> None
         engine.call("meld", MELD)
     daemon = int(pid_file.read_text(encoding="utf-8"))
     assert gone(lambda: [daemon])
+
+
+def environment(pid: int) -> list[bytes]:
+    return Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+
+
+@linux_only
+@pytest.mark.slow
+def test_a_daemon_without_the_mark_or_the_session_is_reaped_by_the_subreaper(
+    tmp_path: Path,
+) -> None:
+    """The daemon left its session and dropped the mark with its whole environment: no scan can
+    tell it is the engine's, but as an orphan it came back to this process, which takes it."""
+    pid_file = tmp_path / "daemon.pid"
+    with open_engine(broken("unmarked_daemon.py", str(pid_file)), timeout=5) as engine:
+        engine.call("meld", MELD)
+        daemon = int(pid_file.read_text(encoding="utf-8"))
+        assert alive(daemon) and not any(v.startswith(b"PINOCHLE") for v in environment(daemon))
+        stat = Path(f"/proc/{daemon}/stat").read_text().rsplit(")", 1)[1].split()
+        assert int(stat[3]) == daemon  # a session of its own
+    assert gone(lambda: [daemon])
+    assert not Path(f"/proc/{daemon}").exists()  # reaped, not left a zombie
+
+
+@linux_only
+@pytest.mark.slow
+def test_the_subreaper_leaves_the_children_it_started_itself(tmp_path: Path) -> None:
+    """A child this process started (not an engine) is neither killed nor reaped when the engines
+    stop: its owner still gets its exit status."""
+    with open_engine(broken("unmarked_daemon.py", str(tmp_path / "d.pid")), timeout=5) as e:
+        e.call("meld", MELD)
+        # Started after the engine, as an orphan of it would be: only being ours spares it.
+        own = subprocess.Popen(
+            [PYTHON, "-c", "import sys; sys.stdin.read(); sys.exit(7)"], stdin=PIPE
+        )
+    try:
+        assert processes.reap_orphans() == [] and own.poll() is None
+    finally:
+        own.communicate(b"")
+    assert own.returncode == 7
 
 
 @linux_only
