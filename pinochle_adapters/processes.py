@@ -200,7 +200,14 @@ def reap_orphans() -> list[int]:
         orphans = _adopted(since)
         if not orphans:
             break
+        own_group = os.getpgrp()
         for pid in orphans:
+            # Its group too, read from its (zombie's) stat: a pid that forks and exits every
+            # millisecond has moved on by the time it is killed, but its group has not.
+            with contextlib.suppress(OSError, ValueError, IndexError):
+                group = _stat(Path(f"/proc/{pid}")).group
+                if group > 1 and group != own_group:
+                    os.killpg(group, signal.SIGKILL)
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
         for pid in orphans:
@@ -212,18 +219,32 @@ def reap_orphans() -> list[int]:
 def _adopted(since: int) -> list[int]:
     """This process's children that it did not start and that started at ``since`` or later
     (unclaimed twice, CLAIM_WAIT apart)."""
-    children = _children()
-    if not children:
-        return []
-    unclaimed = set()
-    for pid in children - _started_here():
+    fresh: dict[int, int] = {}
+    for pid in _children():
         with contextlib.suppress(OSError, ValueError, IndexError):
-            if _stat(Path(f"/proc/{pid}")).start >= since:
-                unclaimed.add(pid)
+            start = _stat(Path(f"/proc/{pid}")).start
+            if start >= since and (pid, start) not in _claimed:
+                fresh[pid] = start
+    if not fresh:
+        return []
+    # Looking for the owners walks every object (gc): done only for children not seen before.
+    unclaimed = _unclaimed(fresh)
     if unclaimed:
         time.sleep(CLAIM_WAIT)
-        unclaimed -= _started_here()
+        unclaimed = _unclaimed({pid: fresh[pid] for pid in unclaimed})
     return sorted(unclaimed)
+
+
+def _unclaimed(fresh: dict[int, int]) -> set[int]:
+    """Those of these children (pid: start time) that no ``Popen`` of this process holds; the
+    others are remembered as claimed, by pid and start time (a pid is reused by a new start)."""
+    here = _started_here()
+    _claimed.update((pid, start) for pid, start in fresh.items() if pid in here)
+    return set(fresh) - here
+
+
+_claimed: set[tuple[int, int]] = set()
+"""Children (pid, start time) found started by this process itself: never looked up again."""
 
 
 def _children() -> set[int]:
