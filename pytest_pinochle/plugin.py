@@ -19,10 +19,10 @@ from specdata.files import output_problem
 from specdata.rules import load_catalogue
 
 from . import tags
-from .driver import SITUATION_KEY, Situation
+from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .report import Reporter, run_complete
 from .session import REFERENCE_SHOWN, ModelledEngine, end_run, start_run, state_of
-from .tables import TABLES_DIR, TableFile
+from .tables import TABLES_DIR, CaseItem, TableFile
 
 __all__ = ["engine", "situation"]
 """The plugin's public surface: its command-line options (``pytest_addoption``, ``pytest
@@ -291,3 +291,33 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
         return (yield)
     except UnsupportedReply as e:
         pytest.skip(e.message)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> pytest.TestReport | None:
+    """A scenario's wrong answer or engine fault gets its report without a traceback: the
+    reporter words it (report.py, wording.py) and would throw the traceback away, and pytest
+    formats one by parsing the source of every frame, about half a second a failure."""
+    if (
+        call.when != "call"
+        or call.excinfo is None
+        or isinstance(item, CaseItem)  # a table case words its own failure (repr_failure)
+        or not call.excinfo.errisinstance((RuleMismatch, EngineError))
+        or not tags.is_suite_item(item)
+    ):
+        return None
+    return pytest.TestReport(
+        item.nodeid,
+        item.location,
+        dict.fromkeys(item.keywords, 1),
+        "failed",
+        call.excinfo.exconly(),
+        call.when,
+        [(f"Captured {key} {when}", content) for when, key, content in item._report_sections],
+        call.duration,
+        call.start,
+        call.stop,
+        item.user_properties,
+    )
