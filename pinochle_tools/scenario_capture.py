@@ -111,20 +111,25 @@ class Capture:
         wrap("mismatches", recorded)
         wrap("expect_meld", recorded)
         wrap("expect_at", at_path)
-        original_check = Situation.check
 
-        def check(situation: Situation, ok: bool, message: str) -> None:
+        def disagreeing(name: str) -> None:
             # The engine's disagreement does not end the scenario: later Then steps still state
             # what they expect, and that (not the answer) is what is exported.
-            try:
-                original_check(situation, ok, message)
-            except AssertionError as e:
-                if capture.current is not None and capture.current.questions:
-                    capture.current.questions[-1].disagreements.append(str(e).split("\n")[0])
-                else:
-                    raise
+            original = getattr(Situation, name)
 
-        setattr(Situation, "check", check)  # noqa: B010 (a method replaced on the class)
+            def check(situation: Situation, *args: Any) -> None:
+                try:
+                    original(situation, *args)
+                except AssertionError as e:
+                    if capture.current is not None and capture.current.questions:
+                        capture.current.questions[-1].disagreements.append(str(e).split("\n")[0])
+                    else:
+                        raise
+
+            setattr(Situation, name, check)  # a method replaced on the class
+
+        disagreeing("check")
+        disagreeing("check_all")
 
     def question(self) -> Question:
         if self.current is None or not self.current.questions:
