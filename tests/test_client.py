@@ -258,6 +258,7 @@ def test_a_method_that_keeps_hanging_is_given_up_without_more_timeouts(
     assert engine.call("card_points", {**DD, "cards": ["Ah"], "last_trick": False}) == {"points": 1}
 
 
+@pytest.mark.slow
 def test_hang_at_initialize_is_a_start_failure(engines: Engines) -> None:
     engine = start(engines, broken("hang.py", "initialize"), startup_timeout=0.5)
     assert engine.start_error is not None
@@ -277,6 +278,7 @@ def test_initialize_has_its_own_start_up_timeout(engines: Engines) -> None:
     assert engine.exits == ["the engine exited with status 5"]
 
 
+@pytest.mark.slow
 def test_close_kills_an_engine_that_ignores_shutdown(engines: Engines) -> None:
     engine = start(engines, broken("hang.py", "shutdown"))
     assert engine.call("meld", MELD_88)["total"] == 88
@@ -352,6 +354,7 @@ def gone_soon(pid: int, seconds: float = 10.0) -> bool:
 needs_proc = pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs Linux /proc")
 
 
+@pytest.mark.slow
 @needs_proc
 @pytest.mark.parametrize("mode", ["setsid", "group"])
 def test_an_orphan_holding_stdout_neither_hangs_nor_outlives_the_run(
@@ -503,6 +506,7 @@ def test_an_untrusted_in_process_call_that_blocks_is_abandoned_at_the_timeout() 
         assert engine.call("card_points", card_points) == {"points": 1}
 
 
+@pytest.mark.slow
 def test_the_watchdog_never_interrupts_anything_but_an_overrunning_call() -> None:
     """Calls finishing around the deadline either answer or time out; nothing fires later."""
 

@@ -255,6 +255,7 @@ def test_several_declared_values_vary_and_undeclared_options_stay_at_the_default
     assert all(set(o) <= {"target"} for o in asked)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOUSES))
 def test_clean_house_engine_reports_nothing(name: str) -> None:
     """The house engines of issue 17 (the reference, honestly declared): no report in a bounded

@@ -105,6 +105,7 @@ def test_log_traffic_starts_and_stops_logging() -> None:
     assert [mark for mark, _ in entries(log.getvalue())] == [">", "<"]
 
 
+@pytest.mark.slow
 def test_log_traffic_option_writes_every_line_of_a_suite_run(tmp_path: Path) -> None:
     """``--log-traffic FILE``: the requests a run sent, replayable line by line."""
     log = tmp_path / "traffic.log"
