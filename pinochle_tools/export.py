@@ -14,12 +14,10 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-
 from pinochle_adapters.protocol import PROTOCOL_VERSION, RULE_METHODS
 from pytest_pinochle.compare import KINDS, Mismatch, compare, compare_at, field_map, meld_diff
 from pytest_pinochle.tables import Case, load_cases
-from specdata import load_schema, variant_ids
+from specdata import checker, variant_ids
 from specdata.files import write_atomic
 
 FORMAT_VERSION = 3
@@ -225,10 +223,12 @@ def export_suite(
 
 def validate(document: Any) -> list[str]:
     """Why ``document`` is not a valid export (spec/schema/export.schema.json); empty if it is."""
-    validator = jsonschema.Draft202012Validator(load_schema(SCHEMA))
+    schema = checker(SCHEMA)
+    if schema.is_valid(document):
+        return []
     return [
         f"{'/'.join(map(str, e.absolute_path)) or '(document)'}: {e.message}"
-        for e in sorted(validator.iter_errors(document), key=lambda e: list(e.absolute_path))
+        for e in sorted(schema.errors(document), key=lambda e: list(e.absolute_path))
     ]
 
 

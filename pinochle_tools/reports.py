@@ -1,18 +1,16 @@
 """Conformance reports as files: one engine's report (spec/schema/report.schema.json), or the
 combined report of several engines (combined-report.schema.json) that ``pinochle test --engine A
---engine B --conformance-report FILE`` writes; both checked by one validator."""
+--engine B --conformance-report FILE`` writes; both checked by the one schema checker."""
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from functools import cache
 from pathlib import Path
 from typing import Any
 
-import jsonschema
-from referencing import Registry, Resource
-
-from specdata import load_schema
+from specdata import Checker, load_schema
 from specdata.files import write_atomic
 
 SINGLE = "report.schema.json"
@@ -20,18 +18,11 @@ COMBINED = "combined-report.schema.json"
 COMBINED_FORMAT = 1
 
 
-def validator(
-    name: str, format_checker: jsonschema.FormatChecker | None = None
-) -> jsonschema.Draft202012Validator:
-    """A validator of the schema ``name`` (SINGLE or COMBINED) that resolves the one's reference
-    to the other (the combined report's items are single reports)."""
-    schemas = {n: load_schema(n) for n in (SINGLE, COMBINED)}
-    registry: Registry[Any] = Registry().with_resources(
-        (schema["$id"], Resource.from_contents(schema)) for schema in schemas.values()
-    )
-    return jsonschema.Draft202012Validator(
-        schemas[name], registry=registry, format_checker=format_checker
-    )
+@cache
+def checker(name: str) -> Checker:
+    """The checker of the schema ``name`` (SINGLE or COMBINED), resolving the one's reference to
+    the other (the combined report's items are single reports)."""
+    return Checker(load_schema(name), [load_schema(n) for n in (SINGLE, COMBINED)])
 
 
 def is_combined(document: Any) -> bool:

@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import jinja2
-import jsonschema
 from markupsafe import Markup
 
 from pytest_pinochle import notation
@@ -38,7 +37,7 @@ from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 
 from .catalogue import Examples, Scenario, feature_paths, feature_scenarios
-from .reports import COMBINED, SINGLE, is_combined, validator
+from .reports import COMBINED, SINGLE, checker, is_combined
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 STATUSES = ("passed", "failed", "errored", "skipped")
@@ -134,7 +133,7 @@ def _read(path: Path) -> Any:
 
 def _check(path: Path, document: Any, schema: str) -> None:
     """ReportError naming the file and the first place where ``document`` fails ``schema``."""
-    error = jsonschema.exceptions.best_match(validator(schema).iter_errors(document))
+    error = checker(schema).error(document)
     if error is not None:
         where = "/".join(map(str, error.absolute_path)) or "(top)"
         raise ReportError(f"{path}: not a conformance report: {where}: {error.message}")

@@ -1,21 +1,23 @@
 """The one JSON Schema checker: jsonschema-rs decides whether a value is valid, and only a
 failure pays for jsonschema, whose messages are the clearer ones (``Checker``).
 
-Data files (``yaml_files.check``) and protocol messages (``pinochle_adapters.protocol``) are both
-checked through it; ``checker`` gives the one for a schema of ``spec/schema/`` by file name.
+Data files (``yaml_files.check``), protocol messages (``pinochle_adapters.protocol``), table cases'
+expectations, reports and exports are all checked through it; ``checker`` gives the one for a
+schema of ``spec/schema/`` by file name.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from functools import cache
 from typing import Any
 
 import jsonschema
 import jsonschema_rs
 from jsonschema.exceptions import ValidationError, best_match
+from referencing import Registry, Resource
 
 from . import paths
 
@@ -48,9 +50,15 @@ class Checker:
     newline, so ``"Ah\\n"`` is refused here although jsonschema alone would let it through.
     """
 
-    def __init__(self, schema: dict[str, Any]) -> None:
+    def __init__(
+        self, schema: dict[str, Any], referenced: Iterable[Mapping[str, Any]] = ()
+    ) -> None:
+        """``referenced``: other schemas ``schema`` names in a ``$ref`` by their ``$id`` (the
+        combined report's items are single reports), resolved here and never fetched."""
         self.schema = schema
-        self._fast = jsonschema_rs.Draft202012Validator(schema)
+        self._resources = [(str(s["$id"]), dict(s)) for s in referenced]
+        registry = jsonschema_rs.Registry(self._resources) if self._resources else None
+        self._fast = jsonschema_rs.Draft202012Validator(schema, registry=registry)
         self._wording: jsonschema.Draft202012Validator | None = None
 
     def is_valid(self, instance: Any) -> bool:
@@ -61,13 +69,26 @@ class Checker:
             return False
 
     def _words(self) -> jsonschema.Draft202012Validator:
-        if self._wording is None:
+        if self._wording is None and not self._resources:
             self._wording = jsonschema.Draft202012Validator(self.schema)
+        elif self._wording is None:
+            registry: Registry[Any] = Registry().with_resources(
+                (uri, Resource.from_contents(s)) for uri, s in self._resources
+            )
+            self._wording = jsonschema.Draft202012Validator(self.schema, registry=registry)
         return self._wording
 
     def errors(self, instance: Any) -> Iterator[ValidationError]:
         """jsonschema's errors for ``instance``, lazily (none when it finds the value valid)."""
         return self._words().iter_errors(instance)
+
+    def error(self, instance: Any) -> ValidationError | None:
+        """The most relevant of all errors, or None when the value is valid: jsonschema-rs
+        decides, jsonschema words (None too for the rare value only jsonschema-rs refuses, the
+        class docstring: the verdict stays jsonschema's)."""
+        if self.is_valid(instance):
+            return None
+        return self.best_error(instance)
 
     def best_error(self, instance: Any, ranked: int | None = None) -> ValidationError | None:
         """The most relevant of the first ``ranked`` errors (all: None), or None when jsonschema

@@ -94,7 +94,7 @@ def test_one_combined_report_holds_every_engine_in_order(
 ) -> None:
     out, combined, status = two_engines
     document = json.loads(combined.read_text("utf-8"))
-    assert list(reports.validator(reports.COMBINED).iter_errors(document)) == []
+    assert list(reports.checker(reports.COMBINED).errors(document)) == []
     assert document["exit_status"] == status == 1
     assert [r["engine"]["command"] for r in document["reports"]] == [REFERENCE, MUTANT]
     singles = [json.loads((out / f"engine-{n}.json").read_text("utf-8")) for n in (1, 2)]

@@ -9,6 +9,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from referencing import Registry, Resource
 
 from pinochle_tools import reports
 from specdata import load_schema
@@ -23,6 +24,18 @@ def validator() -> jsonschema.Draft202012Validator:
     jsonschema.Draft202012Validator.check_schema(schema)
     return jsonschema.Draft202012Validator(
         schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+    )
+
+
+def combined_validator() -> jsonschema.Draft202012Validator:
+    """The combined report's schema, its reference to the single report's resolved, formats
+    checked too (the suite's own checker, ``reports.checker``, leaves formats alone)."""
+    schemas = [load_schema(n) for n in (reports.SINGLE, reports.COMBINED)]
+    registry: Registry[Any] = Registry().with_resources(
+        (s["$id"], Resource.from_contents(s)) for s in schemas
+    )
+    return jsonschema.Draft202012Validator(
+        schemas[1], registry=registry, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
     )
 
 
@@ -88,8 +101,7 @@ def test_a_combined_report_of_real_runs_follows_its_schema() -> None:
     """``pinochle test --engine A --engine B --conformance-report FILE`` (issue 22): each engine's
     report unchanged inside combined-report.schema.json, every one checked by report.schema.json."""
     jsonschema.Draft202012Validator.check_schema(load_schema(reports.COMBINED))
-    checker = jsonschema.Draft202012Validator.FORMAT_CHECKER
-    combined = reports.validator(reports.COMBINED, checker)
+    combined = combined_validator()
     document = reports.combined([document_of(None), document_of(BUGGY)], 1)
     assert [e.message for e in combined.iter_errors(document)] == []
     broken = reports.combined([document_of(None), _broken("outcome")], 1)
