@@ -31,6 +31,7 @@ from specdata import (
     SUIT_NAMES,
     SUIT_SYMBOLS,
     card_codes,
+    shorten,
     variant_ids,
 )
 from specdata.files import write_atomic
@@ -166,13 +167,14 @@ def load_runs(path: Path) -> list[EngineRun]:
 
 def _run_of(path: Path, report: dict[str, Any], source: str) -> EngineRun:
     engine = report["engine"]
-    label = " ".join(_capped(engine[k]) for k in ("name", "version") if engine.get(k))
-    label = label or _capped(engine["command"], COMMAND_LIMIT)
+    named = [str(engine[k]) for k in ("name", "version") if engine.get(k)]
+    label = " ".join(shorten(text, NAME_LIMIT) for text in named)
+    label = label or shorten(str(engine["command"]), COMMAND_LIMIT)
     slug = _slug(label)
     if report.get("complete", True) is False:
         # Shown wherever the engine is named: these counts are of the cases that finished only.
         label += f" (partial run, exit status {report.get('exit_status', '?')})"
-    command = _capped(engine["command"], COMMAND_LIMIT)
+    command = shorten(str(engine["command"]), COMMAND_LIMIT)
     return EngineRun(slug, label, command, path, report, report["cases"], source)
 
 
@@ -180,11 +182,6 @@ NAME_LIMIT = 100
 """Longest engine name or version shown (characters): a report written by hand, or before the
 client capped them, must not copy a megabyte into every page."""
 COMMAND_LIMIT = 500
-
-
-def _capped(value: Any, limit: int = NAME_LIMIT) -> str:
-    text = str(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} characters)"
 
 
 def _unique_slugs(runs: Sequence[EngineRun]) -> None:

@@ -27,6 +27,7 @@ from specdata import (
     option_choices,
     option_text,
     rule_ids,
+    shorten,
     shown,
 )
 
@@ -246,7 +247,7 @@ def _check_expect(case: Case, node: yaml.Node | None, rel: str, line: int) -> No
     if error is not None:
         trail = list(error.absolute_path)
         at = _line_at(node, ["expect", *trail], line)
-        message = error.message if len(error.message) <= 200 else error.message[:197] + "..."
+        message = shorten(error.message, 200, count=False)
         raise CaseError(f"{rel}:{at}: expect of {case.id}: {_dotted(trail)}: {message}")
 
 
