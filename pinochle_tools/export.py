@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from pinochle_adapters.protocol import PROTOCOL_VERSION, RULE_METHODS
+from pytest_pinochle import wording
 from pytest_pinochle.compare import KINDS, Mismatch, compare, compare_at, field_map, meld_diff
 from pytest_pinochle.tables import Case, load_cases
 from specdata import checker, variant_ids
@@ -259,19 +260,19 @@ def run_check(method: str, check: dict[str, Any], answer: dict[str, Any]) -> lis
     at, kind, want = check["at"], check["kind"], check["value"]
     found = values_at(answer, at)
     if not found:
-        return [Mismatch(at, f"expected {want!r}, missing from the answer")]
+        return [Mismatch(at, wording.missing(want))]
     if kind == "length":
         return [
-            Mismatch(at, f"expected {want} items, got {len(v) if isinstance(v, list) else v!r}")
+            Mismatch(at, wording.item_count(want, v))
             for v in found
             if not isinstance(v, list) or len(v) != want
         ]
     if kind == "melds-include":
         got = found[0]
         if not isinstance(got, list):
-            return [Mismatch(at, f"expected a list of melds, got {got!r}")]
+            return [Mismatch(at, wording.not_a_meld_list(got))]
         missing = meld_diff(want, got).missing
-        return [Mismatch(at, f"missing {m!r}") for m in missing]
+        return [Mismatch(at, wording.meld_missing(m)) for m in missing]
     generic = re.sub(r"\[\d+\]", "[]", at)
     return [m for value in found for m in compare_at(method, generic, want, value)]
 

@@ -16,6 +16,8 @@ from typing import Any
 
 from specdata.vocabulary import MELD_RULES
 
+from . import wording
+
 MELD_ITEM_RULE = {**MELD_RULES, "tens_around": "MELD-TENS-AROUND"}
 """The rule that decides each meld item of the protocol (``specdata.vocabulary``), and the rule
 that tens around score nothing, charged when an engine reports them."""
@@ -204,7 +206,7 @@ def hand_divergence(
         return key in expect and expect[key] != answer.get(key)
 
     def shown(key: str) -> str:
-        return f"expected {expect[key]}, engine {answer.get(key)}"
+        return wording.charge_differs(expect[key], answer.get(key))
 
     def blame(key: str) -> tuple[str, ...]:
         return HAND_FIELDS[key].charged(own)
@@ -215,14 +217,16 @@ def hand_divergence(
             # The outcome is decided in play order too: no marriage right after the auction,
             # the meld short and the throw-in only once meld is known.
             if differs("outcome") and no_marriage:
-                rules = outcome_rules(expect["outcome"], answer.get("outcome"), own)
-                return Blame("outcome", rules, shown("outcome"))
+                want, got = expect["outcome"], answer.get("outcome")
+                return Blame(
+                    "outcome", outcome_rules(want, got, own), wording.charge_differs(want, got)
+                )
             want, got = expect.get("meld"), answer.get("meld")
             if isinstance(want, list) and isinstance(got, list):
                 for seat, (w, g) in enumerate(zip(want, got, strict=False)):
                     if w != g:
                         return Blame(
-                            f"seat {seat} meld", blame("meld"), f"expected {w}, engine {g}"
+                            f"seat {seat} meld", blame("meld"), wording.charge_differs(w, g)
                         )
             continue
         if key == "tricks":
@@ -261,7 +265,9 @@ def trick_divergence(
         if "tricks" in expect and want_tricks != answer.get("tricks"):
             # None expected (no trick is played) against some tricks: the case's own rule.
             rules = (*own[:1], *HAND_FIELDS["tricks"].rules)
-            return Blame("tricks", tuple(dict.fromkeys(rules)), f"expected {want_tricks}")
+            return Blame(
+                "tricks", tuple(dict.fromkeys(rules)), wording.charge_expected(want_tricks)
+            )
         return None
     got_tricks = answer.get("tricks")
     got_list = got_tricks if isinstance(got_tricks, list) else []
@@ -270,19 +276,22 @@ def trick_divergence(
         got = got if isinstance(got, Mapping) else {}
         if want.get("leader") != got.get("leader"):
             rules = ("PLAY-LEAD",) if number == 1 else HAND_FIELDS["trick leader"].rules
-            return Blame(f"trick {number} leader", rules, f"expected seat {want.get('leader')}")
+            return Blame(f"trick {number} leader", rules, wording.charge_leader(want.get("leader")))
         if want.get("cards") != got.get("cards"):
             rules = HAND_FIELDS["trick cards"].rules
-            return Blame(f"trick {number} cards", rules, f"engine {got.get('cards')}")
+            return Blame(f"trick {number} cards", rules, wording.charge_engine(got.get("cards")))
         if want.get("winner") != got.get("winner"):
             return Blame(
                 f"trick {number} winner",
                 trick_rules(want),
-                f"{' '.join(want.get('cards') or [])}: expected seat {want.get('winner')}, "
-                f"engine {got.get('winner')}",
+                wording.charge_trick_winner(
+                    want.get("cards") or [], want.get("winner"), got.get("winner")
+                ),
             )
     if len(got_list) > len(want_tricks):
-        return Blame("tricks", HAND_FIELDS["tricks"].rules, f"engine {len(got_list)} tricks")
+        return Blame(
+            "tricks", HAND_FIELDS["tricks"].rules, wording.charge_trick_count(len(got_list))
+        )
     return None
 
 

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pinochle_adapters.client import EngineError
 from specdata import option_defaults, option_methods, option_text
 
+from . import wording
 from .compare import compare
 
 Kind = Literal["hand-worked", "derived", "skip"]
@@ -28,11 +29,9 @@ HAND_WORKED: Kind = "hand-worked"
 DERIVED: Kind = "derived"
 SKIP: Kind = "skip"
 
-UNDECLARED = ("no method ", "engine does not implement ")
+UNDECLARED = wording.UNDECLARED
 """How the skip reasons of cases of a method or variant the engine does not declare begin."""
-
-
-HOUSE_SKIP = "engine plays "
+HOUSE_SKIP = wording.HOUSE_SKIP
 """How the skip reason of a case whose answer the engine's options change begins."""
 
 
@@ -147,10 +146,10 @@ def skip_reason(
     if not info:
         return None
     if method not in info.get("methods", []):
-        return f"no method {method}"
+        return wording.no_method(method)
     declared = declared_options(info, variant)
     if declared is None:
-        return f"engine does not implement {variant}"
+        return wording.no_variant(variant)
     defaults = option_defaults(variant)
     # A house rule needs the default's cases skipped only where it can change the answer.
     affects = option_methods(variant)
@@ -165,11 +164,11 @@ def skip_reason(
         if values is None:
             if value == defaults.get(name, value):
                 continue  # omitted option = the variant's default
-            return f"engine does not declare option {name}={value}"
+            return wording.option_undeclared([f"{name}={value}"])
         if value not in values:
             if len(values) == 1:
-                return f"engine plays {name}={values[0]} (the case needs {name}={value})"
-            return f"engine does not declare option {name}={value}"
+                return wording.house_played(f"{name}={values[0]}", f"{name}={value}")
+            return wording.option_undeclared([f"{name}={value}"])
     return None
 
 
@@ -232,18 +231,14 @@ class HouseRules:
         """The request under the engine's options; a skip plan when nothing can be sent."""
         info = self.info or {}
         if method not in info.get("methods", []):
-            return Plan(SKIP, dict(params), reason=f"no method {method}")
+            return Plan(SKIP, dict(params), reason=wording.no_method(method))
         declared = declared_options(info, variant)
         if declared is None:
-            return Plan(SKIP, dict(params), reason=f"engine does not implement {variant}")
+            return Plan(SKIP, dict(params), reason=wording.no_variant(variant))
         sent, house, needed, unplayable = played_options(declared, variant, options)
         request = {"variant": variant, "options": sent, **params}
         if unplayable:
-            return Plan(
-                SKIP,
-                request,
-                reason=f"engine does not declare option {', '.join(unplayable)}",
-            )
+            return Plan(SKIP, request, reason=wording.option_undeclared(unplayable))
         # Only the options that can change this method's answers are the case's concern.
         scope = option_methods(variant)
         house = {k: v for k, v in house.items() if method in scope.get(k, (method,))}
@@ -264,16 +259,12 @@ class HouseRules:
             return Plan(plan.kind, plan.params, expect, plan.reason, plan.house, plan.needed)
         answer = self._ask_reference(method, plan.params)
         if answer is None:
-            return self._unjudged(plan, "the reference engine refuses it under them")
+            return self._unjudged(plan, wording.REFERENCE_REFUSES)
         if not compare(method, expect, answer):
             return Plan(HAND_WORKED, plan.params, expect, house=plan.house, needed=plan.needed)
         if not self.derived:
-            return self._unjudged(plan, "they change its answer")
-        why = (
-            f"derived: the engine plays {plan.house_text} (the case needs {plan.needed_text}), "
-            "which changes the hand-worked answer; judged against the reference engine's "
-            "answer under the engine's options"
-        )
+            return self._unjudged(plan, wording.ANSWER_CHANGED)
+        why = wording.derived_reason(plan.house_text, plan.needed_text)
         derived = derived_expectation(expect, answer)
         return Plan(DERIVED, plan.params, derived, why, plan.house, plan.needed)
 
@@ -293,9 +284,9 @@ class HouseRules:
         own = self._ask_reference(method, {"variant": variant, "options": options, **params})
         house = self._ask_reference(method, plan.params)
         if own is None or house is None:
-            return self._unjudged(plan, "the reference engine refuses it under them")
+            return self._unjudged(plan, wording.REFERENCE_REFUSES)
         if compare(method, own, house):
-            return self._unjudged(plan, "they change its answer")
+            return self._unjudged(plan, wording.ANSWER_CHANGED)
         return plan
 
     @staticmethod
@@ -303,7 +294,7 @@ class HouseRules:
         return Plan(
             SKIP,
             plan.params,
-            reason=f"{HOUSE_SKIP}{plan.house_text} (the case needs {plan.needed_text}): {why}",
+            reason=wording.house_skip(plan.house_text, plan.needed_text, why),
             house=plan.house,
             needed=plan.needed,
         )

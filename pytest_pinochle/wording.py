@@ -1,6 +1,6 @@
 """The one place the suite words a verdict on an engine: a mismatch, a table case's or a scenario's
-failure (both show a mismatch alike), a Then step's sentence, a derived expectation, a charge, the
-diagnosis, the run's summary, a known failure.
+failure (both show a mismatch alike), a Then step's sentence, a skip reason, a derived expectation,
+a charge, the diagnosis, the run's summary, a known failure.
 
 Functions take structured values and return text; no other module words a failure
 (``tests/test_wording.py``). Not here: faults in the suite's own data, worded beside the checks
@@ -92,6 +92,21 @@ def melds_differ(
     if extra:
         parts.append("unexpected " + ", ".join(notation.meld(m) for m in extra))
     return "; ".join(parts)
+
+
+def item_count(want: int, got: object) -> str:
+    """A list of another length than an exported record's check requires (or not a list)."""
+    return f"expected {want} items, got {len(got) if isinstance(got, list) else repr(got)}"
+
+
+def not_a_meld_list(got: object) -> str:
+    """A meld field that is not a list, where an exported record's check looks for melds."""
+    return f"expected a list of melds, got {got!r}"
+
+
+def meld_missing(entry: object) -> str:
+    """A meld entry an exported record's check requires, not reported."""
+    return f"missing {entry!r}"
 
 
 def mismatch_lines(mismatches: Iterable[object]) -> str:
@@ -362,6 +377,56 @@ def aces_around(want: Sequence[int], got: object) -> str:
     return f"aces around: {list(want) or 'nobody'}; the engine says {got}"
 
 
+# --- skip reasons and derived expectations (house_rules) -------------------------------------
+
+UNDECLARED = ("no method ", "engine does not implement ")
+"""How the skip reasons of cases of a method or variant the engine does not declare begin."""
+HOUSE_SKIP = "engine plays "
+"""How the skip reason of a case whose answer the engine's options change begins."""
+
+
+def no_method(method: str) -> str:
+    """A case of a method the engine does not declare."""
+    return f"{UNDECLARED[0]}{method}"
+
+
+def no_variant(variant: str) -> str:
+    """A case of a variant the engine does not declare."""
+    return f"{UNDECLARED[1]}{variant}"
+
+
+def option_undeclared(settings: Iterable[str]) -> str:
+    """A case needing option values (``name=value``) the engine neither declares nor plays."""
+    return f"engine does not declare option {', '.join(settings)}"
+
+
+def house_played(house: str, needed: str) -> str:
+    """A case needing option values (``needed``, ``name=value, ...``) other than those the
+    engine plays as its house rules (``house``)."""
+    return f"{HOUSE_SKIP}{house} (the case needs {needed})"
+
+
+REFERENCE_REFUSES = "the reference engine refuses it under them"
+"""Why a case is not judged under the engine's house rules: the reference engine refuses it."""
+ANSWER_CHANGED = "they change its answer"
+"""Why a case is not judged under the engine's house rules: they change the hand-worked answer
+(and derived expectations are turned off)."""
+
+
+def house_skip(house: str, needed: str, why: str) -> str:
+    """A case skipped because the engine's house rules stand in the way (``why``)."""
+    return f"{house_played(house, needed)}: {why}"
+
+
+def derived_reason(house: str, needed: str) -> str:
+    """Why a case is judged on a derived expectation."""
+    return (
+        f"derived: the engine plays {house} (the case needs {needed}), "
+        "which changes the hand-worked answer; judged against the reference engine's "
+        "answer under the engine's options"
+    )
+
+
 # --- charges and the diagnosis (diagnosis, report) --------------------------------------------
 
 
@@ -383,6 +448,31 @@ def charge_differs(want: object, got: object, *, quoted: bool = False) -> str:
     if quoted:
         return f"expected {want!r}, engine {got!r}"
     return f"expected {want}, engine {got}"
+
+
+def charge_expected(want: object) -> str:
+    """A field of a charge whose engine value says nothing more (tricks where none are played)."""
+    return f"expected {want}"
+
+
+def charge_engine(got: object) -> str:
+    """A field of a charge whose expected value is shown elsewhere (a trick's cards)."""
+    return f"engine {got}"
+
+
+def charge_leader(want: object) -> str:
+    """A trick led by the wrong seat."""
+    return f"expected seat {want}"
+
+
+def charge_trick_winner(cards: Sequence[str], want: object, got: object) -> str:
+    """A trick (its cards) won by the wrong seat."""
+    return f"{' '.join(cards)}: expected seat {want}, engine {got}"
+
+
+def charge_trick_count(count: int) -> str:
+    """More tricks than the hand has."""
+    return f"engine {count} tricks"
 
 
 def charge_dealer(want: object, got: object) -> str:

@@ -26,9 +26,9 @@ from pytest_pinochle.house_rules import (
     played_options,
     skip_reason,
 )
-from pytest_pinochle.report import NOTHING_JUDGED
 from pytest_pinochle.session import REFERENCE_SERVER, ModelledEngine, Reference
 from pytest_pinochle.tables import load_cases
+from pytest_pinochle.wording import NOTHING_JUDGED
 from specdata import option_choices, option_defaults, option_methods, variant_ids
 from tests import mutants
 from tests.house_engines import HOUSES, House

@@ -1,10 +1,11 @@
 """Failure wording has one home, ``pytest_pinochle/wording.py`` (issue 21): no other module of the
-plugin or step library words a verdict, and a mismatch reads the same in a table case and in a
-scenario.
+plugin, the step library or the export's record checks words a verdict, and a mismatch reads the
+same in a table case and in a scenario.
 
 The scan reads the source with ``ast`` and looks at the places a failure's text goes: what
 ``pytest.fail``/``skip``/``xfail`` are given, an ``AssertionError`` (or the suite's own failures)
-raised, an ``assert``'s message, a ``Mismatch`` or ``Charge`` built, a Then step's message
+raised, an ``assert``'s message, a ``Mismatch``, ``Charge``, ``Blame`` or ``Plan`` (its skip or
+derived reason) built, a Then step's message
 (``check``, ``expect``...), a terminal summary line, a report's ``longrepr``/``wasxfail``. Text
 with words there (a string or f-string literal) is a sentence worded outside wording.py. The step
 library is held tighter: no f-string and no string of several words passed to any call, outside
@@ -28,6 +29,7 @@ from pytest_pinochle.driver import RuleMismatch, Situation
 
 ROOT = Path(__file__).resolve().parent.parent
 PLUGIN = ROOT / "pytest_pinochle"
+TOOLS = ROOT / "pinochle_tools"
 STEPS = ROOT / "features" / "steps"
 HOME = PLUGIN / "wording.py"
 
@@ -35,8 +37,11 @@ FAIL_CALLS = {"fail", "skip", "xfail"}
 """``pytest.<name>(reason)``."""
 EXCEPTIONS = {"AssertionError", "RuleMismatch", "CaseFailed"}
 """Exceptions a failure is raised as."""
-VALUES = {"Mismatch": 1, "Charge": 2}
-"""Values carrying a failure's text, with how many arguments come before it (the place)."""
+VALUES = {"Mismatch": 1, "Charge": 2, "Blame": 2, "Plan": 3}
+"""Values carrying a failure's text, with how many arguments come before it (the place, the
+rules; a plan's kind, request and expectation)."""
+TEXT_KEYWORDS = ("text", "detail", "reason")
+"""The keyword arguments of those values that carry the text."""
 MESSAGE_CALLS = {"check", "check_all", "expect", "expect_at", "expect_meld", "write_line"}
 """Calls whose arguments are a Then step's message or a terminal summary line."""
 REPORT_TEXT = {"longrepr", "wasxfail"}
@@ -80,7 +85,7 @@ def _message_args(call: ast.Call) -> list[ast.expr]:
         return [*call.args, *(k.value for k in call.keywords)]
     if name in VALUES:  # after the place (a path, a charge's rules and place): the text
         skip = VALUES[name]
-        return [*call.args[skip:], *(k.value for k in call.keywords if k.arg in ("text", "detail"))]
+        return [*call.args[skip:], *(k.value for k in call.keywords if k.arg in TEXT_KEYWORDS)]
     if name in MESSAGE_CALLS and call.args:
         return [call.args[-1]]  # the message comes last (a summary line: the only one)
     return []
@@ -123,17 +128,11 @@ def hand_worded(source: str, steps: bool = False) -> list[int]:
     return sorted(found)
 
 
-ELSEWHERE = {
-    PLUGIN / "export.py": "an offline tool leaving the plugin package on another branch of "
-    "issue 21; its record checks (run_check) word three mismatches of their own",
-}
-"""Files not held to the rule yet, each with why."""
-
-
 def scanned() -> list[Path]:
-    """The plugin's modules and the step library, wording.py aside."""
-    files = [*PLUGIN.glob("*.py"), *STEPS.glob("*.py")]
-    return sorted(f for f in files if f != HOME and f not in ELSEWHERE)
+    """The plugin's modules, the step library and the export (its record checks judge an
+    engine's answers: ``pinochle_tools.export.run_check``), wording.py aside."""
+    files = [*PLUGIN.glob("*.py"), *STEPS.glob("*.py"), TOOLS / "export.py"]
+    return sorted(f for f in files if f != HOME)
 
 
 @pytest.mark.parametrize("path", scanned(), ids=lambda p: str(p.relative_to(ROOT)))
@@ -152,6 +151,8 @@ HAND_WORDED = [
     'assert ok, f"{a} should be {b}"',
     'out.append(Mismatch(label, f"expected {want!r}, got {got!r}"))',
     'return Charge(rules, at, "accepted by the engine")',
+    'return Blame(f"trick {n} winner", rules, f"expected seat {want}, engine {got}")',
+    'return Plan(SKIP, params, reason=f"no method {method}")',
     'situation.expect({"total": 20}, f"the meld should total {total}")',
     'situation.check(not extra, "the engine counts melds: " + ", ".join(extra))',
     'tr.write_line(f"skipped only: {names}")',
