@@ -1,9 +1,9 @@
 """The only code that knows where the spec's data lives, and the vocabulary every layer shares.
 
 One module per concern, every name importable from here: ``paths`` (``spec/`` and
-``features/``), ``rule_catalogue`` (rule IDs and the auction's precedence), ``cards`` (the one
-card grammar), ``yaml_files`` (the strict YAML loader, file:line errors), ``schemas`` (the one
-schema checker), ``variants`` (the one checked ``Variant``), ``text`` (shortening), and
+``features/``), ``rules`` (rule IDs, the rule catalogue, the auction's precedence), ``cards``
+(the one card grammar), ``yaml_files`` (the strict YAML loader, file:line errors), ``schemas``
+(the one schema checker), ``variants`` (the one checked ``Variant``), ``text`` (shortening), and
 ``vocabulary`` (method names and meld ids).
 """
 
@@ -22,7 +22,7 @@ from .cards import (
     is_card,
 )
 from .paths import FEATURES_DIR, RULES_DIR, SCHEMA_DIR, SPEC_DIR, VARIANTS_DIR
-from .rule_catalogue import AUCTION_PRECEDENCE, RULE_ID, rule_ids
+from .rules import AUCTION_PRECEDENCE, RULE_ID, rule_ids
 from .schemas import Checker, checker, load_schema
 from .text import shorten, shown
 from .variants import (

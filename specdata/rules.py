@@ -1,14 +1,42 @@
-"""The rule catalogue: every ``## RULE-ID: title`` heading of spec/rules/*.md with its chapter and
-the variants it applies to. Read by the runner (tags, diagnosis) and by the offline tools alike."""
+"""The rules: what a rule ID looks like, the catalogue (every ``## RULE-ID: title`` heading of
+spec/rules/*.md with its chapter and variants), the IDs it defines, and which rule a refused auction
+call names when it breaks several. Read by the runner (tags, diagnosis) and the offline tools."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
-from specdata import RULE_ID, RULES_DIR, SPEC_DIR
+from .paths import RULES_DIR, SPEC_DIR
+
+__all__ = [
+    "AUCTION_PRECEDENCE",
+    "RULE_HEADING",
+    "RULE_ID",
+    "Rule",
+    "load_catalogue",
+    "rule_ids",
+]
+
+RULE_ID = re.compile(r"[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+")
+"""A rule ID: ``AREA-NAME``, upper case with dashes (``PLAY-CRAWL``); ERRATA-* are decisions."""
+
+
+AUCTION_PRECEDENCE = (
+    "AUCTION-END",
+    "AUCTION-PASS-FINAL",
+    "AUCTION-TURN",
+    "AUCTION-DEALER-FORCED",
+    "AUCTION-DEALER-OPENS",
+    "AUCTION-OPENING-MIN",
+    "AUCTION-HIGHER",
+    "AUCTION-STEP",
+)
+"""The rule a refused call names when it breaks several, first first (spec/rules/auction.md,
+"Which rule a refused call names"); the two forced rules never apply to the same call."""
 
 RULE_HEADING = re.compile(rf"^## (?P<id>{RULE_ID.pattern}):\s*(?P<title>.*?)\s*$")
 VARIANTS_BULLET = re.compile(r"^- \*\*Variants:\*\*\s*(?P<variants>.*?)\s*$")
@@ -77,3 +105,9 @@ def _shown(path: Path) -> str:
     """A chapter's path as reports show it (``spec/rules/meld.md``), the same from a wheel."""
     resolved, base = path.resolve(), SPEC_DIR.resolve().parent
     return str(resolved.relative_to(base)) if resolved.is_relative_to(base) else str(path)
+
+
+@cache
+def rule_ids() -> frozenset[str]:
+    """Every rule ID the spec defines: the IDs of the catalogue (``load_catalogue``)."""
+    return frozenset(load_catalogue())
