@@ -164,8 +164,25 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(interrupt_on_sigterm())
 
 
+TRAFFIC_OUTPUT = "pinochle_traffic"
+"""Key of an xdist worker's output: the traffic log it left, if its share of the run completed."""
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    end_run(session.config, complete=run_complete(session))
+    complete = run_complete(session)
+    end_run(session.config, complete=complete)
+    output = getattr(session.config, "workeroutput", None)  # an xdist worker's, to its controller
+    kept = state_of(session.config).traffic_kept
+    if output is not None and kept is not None and kept[1]:
+        output[TRAFFIC_OUTPUT] = str(kept[0])
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, on the controller
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """Note the traffic log of a worker that completed its share (see ``RunState.close``)."""
+    kept = getattr(node, "workeroutput", {}).get(TRAFFIC_OUTPUT)
+    if error is None and isinstance(kept, str):
+        state_of(node.config).worker_traffic.append(Path(kept))
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

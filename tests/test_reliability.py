@@ -120,6 +120,15 @@ def test_missing_output_folders_are_refused_before_the_first_case(tmp_path: Path
 # --- an interrupted run ---------------------------------------------------------------------------
 
 
+INTERRUPTED_AFTER_FIVE = (
+    "-k",
+    "meld",
+    "--variant",
+    "double-deck",
+    "--engine",
+    broken("interrupt_run.py", "5"),
+)
+"""The double-deck meld cases against an engine that sends Ctrl-C after five requests."""
 XDIST = ("-n", "2", "--max-worker-restart", "0")
 """Two workers, none started again after the first Ctrl-C (which halves the run's time)."""
 
@@ -138,12 +147,7 @@ def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
     traffic.write_text("earlier\n", encoding="utf-8")
     done = suite(
         *workers,
-        "-k",
-        "meld",
-        "--variant",
-        "double-deck",
-        "--engine",
-        broken("interrupt_run.py", "5"),
+        *INTERRUPTED_AFTER_FIVE,
         "--conformance-report",
         str(report),
         "--known-failures",
@@ -167,6 +171,26 @@ def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
     assert "#2e7d32" not in badge_svg(site)  # never the green of a passing run
 
 
+@pytest.mark.slow
+def test_replacement_workers_of_an_interrupted_run_leave_only_partial_logs(tmp_path: Path) -> None:
+    """With xdist's default worker restarts each interrupted worker is replaced, and the new one
+    starts its engine before the controller stops it: its log, too, is marked partial."""
+    traffic = tmp_path / "t.log"
+    traffic.write_text("earlier\n", encoding="utf-8")
+    done = suite(
+        "-n",
+        "2",
+        *INTERRUPTED_AFTER_FIVE,
+        "--log-traffic",
+        str(traffic),
+    )
+    assert done.returncode == 2, done.stdout[-2000:]
+    assert traffic.read_text(encoding="utf-8") == "earlier\n"
+    written = sorted(p.name for p in tmp_path.glob("t.log.*"))
+    assert any(not name.startswith(("t.log.gw0", "t.log.gw1")) for name in written), written
+    assert all(name.endswith(".partial") for name in written), written
+
+
 CRASHING = "dd-meld-run-single or dd-meld-run-double or dd-meld-run-triple"
 """Three meld cases, the first of which kills the worker running it (kills_its_process)."""
 
@@ -186,7 +210,9 @@ def test_an_item_whose_worker_crashed_is_counted_as_the_terminal_counts_it(
     tmp_path: Path,
 ) -> None:
     """An engine served in the worker's process kills it on one case: the report counts that
-    case errored under its rule, never passed, and its totals are the terminal's."""
+    case errored under its rule, never passed, and its totals are the terminal's. The run went
+    on (a replacement worker), so it completed and the logs of the workers that finished are
+    named for a complete run."""
     report = tmp_path / "r.json"
     done = suite(
         "-n",
@@ -197,6 +223,8 @@ def test_an_item_whose_worker_crashed_is_counted_as_the_terminal_counts_it(
         "tests.broken_engines.kills_its_process:server",
         "--conformance-report",
         str(report),
+        "--log-traffic",
+        str(tmp_path / "t.log"),
     )
     assert done.returncode == 1, done.stdout[-2000:]
     document = json.loads(report.read_text(encoding="utf-8"))
@@ -204,6 +232,8 @@ def test_an_item_whose_worker_crashed_is_counted_as_the_terminal_counts_it(
     assert crashed["outcome"] == "errored" and crashed["rule"] == "MELD-RUN", crashed
     assert document["totals"] == terminal_counts(done.stdout) == document["rules"]["MELD-RUN"]
     assert document["totals"]["errored"] == 1 and document["complete"] is True
+    logs = sorted(p.name for p in tmp_path.glob("t.log*"))
+    assert logs and not any(name.endswith(".partial") for name in logs), logs
 
 
 def test_a_crash_report_takes_the_rule_of_the_items_earlier_report(
