@@ -187,6 +187,8 @@ def pytest_configure(config: pytest.Config) -> None:
 
 TRAFFIC_OUTPUT = "pinochle_traffic"
 """Key of an xdist worker's output: the traffic log it left, if its share of the run completed."""
+ENGINE_OUTPUT = "pinochle_engine"
+"""Key of an xdist worker's output: the engine's name and version (the controller starts none)."""
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:
@@ -196,14 +198,23 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     kept = state_of(session.config).traffic_kept
     if output is not None and kept is not None and kept[1]:
         output[TRAFFIC_OUTPUT] = str(kept[0])
+    named = state_of(session.config).engine_name
+    if output is not None and named:
+        output[ENGINE_OUTPUT] = named
 
 
 @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, on the controller
 def pytest_testnodedown(node: Any, error: object) -> None:
-    """Note the traffic log of a worker that completed its share (see ``RunState.close``)."""
-    kept = getattr(node, "workeroutput", {}).get(TRAFFIC_OUTPUT)
+    """Note the traffic log of a worker that completed its share (see ``RunState.close``), and
+    the engine's name and version for the report."""
+    output = getattr(node, "workeroutput", {})
+    state = state_of(node.config)
+    kept = output.get(TRAFFIC_OUTPUT)
     if error is None and isinstance(kept, str):
-        state_of(node.config).worker_traffic.append(Path(kept))
+        state.worker_traffic.append(Path(kept))
+    named = output.get(ENGINE_OUTPUT)
+    if state.engine_name is None and isinstance(named, dict):
+        state.engine_name = named
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -212,7 +212,7 @@ def test_an_item_whose_worker_crashed_is_counted_as_the_terminal_counts_it(
     """An engine served in the worker's process kills it on one case: the report counts that
     case errored under its rule, never passed, and its totals are the terminal's. The run went
     on (a replacement worker), so it completed and the logs of the workers that finished are
-    named for a complete run."""
+    named for a complete run; the report names the engine the workers started."""
     report = tmp_path / "r.json"
     done = suite(
         "-n",
@@ -232,6 +232,7 @@ def test_an_item_whose_worker_crashed_is_counted_as_the_terminal_counts_it(
     assert crashed["outcome"] == "errored" and crashed["rule"] == "MELD-RUN", crashed
     assert document["totals"] == terminal_counts(done.stdout) == document["rules"]["MELD-RUN"]
     assert document["totals"]["errored"] == 1 and document["complete"] is True
+    assert document["engine"]["name"] == "pinochle-reference", document["engine"]  # a worker's
     logs = sorted(p.name for p in tmp_path.glob("t.log*"))
     assert logs and not any(name.endswith(".partial") for name in logs), logs
 
