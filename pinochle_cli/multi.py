@@ -48,11 +48,22 @@ def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -
     """Run the suite against each engine, build the site in ``out/site``; the worst status.
     With ``--conformance-report FILE``, FILE is one combined report of every engine's run."""
     # Here: ``pinochle test`` imports late.
+    import pytest
+
     from pinochle_adapters.processes import interrupt_on_sigterm
     from pinochle_tools.reports import write_combined
     from pinochle_tools.site import build_site
+    from pytest_pinochle.plugin import SECONDS_OPTIONS, seconds
     from specdata.files import output_problem
 
+    timed, _ = take_options(pytest_args, SECONDS_OPTIONS)
+    for option, values in timed.items():
+        try:
+            for value in values:  # one line now, not one per engine's run
+                seconds(option)(value)
+        except pytest.UsageError as e:
+            print(f"pinochle test: {e}", file=sys.stderr)
+            return 4
     found, rest = take_options(pytest_args, ("--conformance-report",))
     combined = Path(found["--conformance-report"][-1]) if found["--conformance-report"] else None
     problem = combined is not None and output_problem(combined, "--conformance-report")

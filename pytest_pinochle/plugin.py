@@ -3,6 +3,7 @@ and the reporter. Inert in pytest runs that are not the suite: it only acts on t
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Generator
 from functools import cache
@@ -32,6 +33,27 @@ pytest_plugins = ("pytest_pinochle.known_failures",)
 """Parts that are plugins of their own, registered with this one."""
 
 
+SECONDS_OPTIONS = ("--engine-timeout", "--startup-timeout", "--run-timeout")
+"""The options giving seconds (``seconds``)."""
+
+
+def seconds(option: str) -> Callable[[str], float]:
+    """The ``type=`` of an option giving seconds: a finite number above zero. A bad value is a
+    usage error of one line naming the option and the value (argparse's own error would reach
+    the user as pytest's usage text, several lines)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not (math.isfinite(value) and value > 0):
+            raise pytest.UsageError(f"{option} {text}: give a number of seconds above 0")
+        return value
+
+    return parse
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("pinochle", "Pinochle conformance suite")
     group.addoption(
@@ -56,13 +78,14 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--engine-timeout",
-        type=float,
+        type=seconds("--engine-timeout"),
         default=5.0,
+        metavar="SECONDS",
         help="seconds an engine may take to answer one call (default 5)",
     )
     group.addoption(
         "--startup-timeout",
-        type=float,
+        type=seconds("--startup-timeout"),
         default=None,
         metavar="SECONDS",
         help="seconds an engine may take to start and answer initialize, at first and after "
@@ -70,7 +93,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--run-timeout",
-        type=float,
+        type=seconds("--run-timeout"),
         default=None,
         metavar="SECONDS",
         help="seconds the whole run may take: once spent, the engine's calls error at once and "
@@ -155,8 +178,6 @@ def pytest_configure(config: pytest.Config) -> None:
     state_of(config).startup_timeout = config.getoption("startup_timeout")
     budget = config.getoption("run_timeout")
     if budget is not None:
-        if budget <= 0:
-            raise pytest.UsageError(f"--run-timeout {budget:g}: give a number of seconds above 0")
         state_of(config).budget = budget
         state_of(config).deadline = time.monotonic() + budget
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
@@ -164,8 +185,36 @@ def pytest_configure(config: pytest.Config) -> None:
     config.add_cleanup(interrupt_on_sigterm())
 
 
+TRAFFIC_OUTPUT = "pinochle_traffic"
+"""Key of an xdist worker's output: the traffic log it left, if its share of the run completed."""
+ENGINE_OUTPUT = "pinochle_engine"
+"""Key of an xdist worker's output: the engine's name and version (the controller starts none)."""
+
+
 def pytest_sessionfinish(session: pytest.Session) -> None:
-    end_run(session.config, complete=run_complete(session))
+    complete = run_complete(session)
+    end_run(session.config, complete=complete)
+    output = getattr(session.config, "workeroutput", None)  # an xdist worker's, to its controller
+    kept = state_of(session.config).traffic_kept
+    if output is not None and kept is not None and kept[1]:
+        output[TRAFFIC_OUTPUT] = str(kept[0])
+    named = state_of(session.config).engine_name
+    if output is not None and named:
+        output[ENGINE_OUTPUT] = named
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, on the controller
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """Note the traffic log of a worker that completed its share (see ``RunState.close``), and
+    the engine's name and version for the report."""
+    output = getattr(node, "workeroutput", {})
+    state = state_of(node.config)
+    kept = output.get(TRAFFIC_OUTPUT)
+    if error is None and isinstance(kept, str):
+        state.worker_traffic.append(Path(kept))
+    named = output.get(ENGINE_OUTPUT)
+    if state.engine_name is None and isinstance(named, dict):
+        state.engine_name = named
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -61,6 +61,8 @@ UNSUPPORTED_SKIP = "engine does not support this "
 NOTHING_JUDGED = wording.NOTHING_JUDGED
 CHARGE_PROPERTY = "charge"
 """User property of a failed item's report: where its answer first differs, and the rules named."""
+CRASHED = "???"
+"""The phase (``when``) of pytest-xdist's report of an item whose worker crashed."""
 
 
 def outcome_of(report: pytest.TestReport) -> str:
@@ -206,6 +208,12 @@ class Reporter:
         self.exit_status = 0
         self.written: str | None = None
         """What became of ``--conformance-report``, in one line for the summary."""
+        self.properties: dict[str, list[tuple[str, object]]] = {}
+        """Node ID -> the user properties of a suite item's latest report, to name the rule of
+        an item whose xdist worker crashed (xdist's report of the crash carries none)."""
+        self.unplaced: list[str] = []
+        """Items whose worker crashed before any report of theirs came: their rule is unknown,
+        so the report cannot count them and is marked partial."""
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_makereport(
@@ -257,7 +265,20 @@ class Reporter:
         """Count an engine fault in the call phase as an error, not a wrong answer."""
         if report.when == "call" and report.failed and outcome_of(report) == "errored":
             return "error", "E", "ERROR"
+        if report.failed and report.when == CRASHED and property_of(report, RULE_PROPERTY):
+            return "error", "E", "ERROR"  # a suite item whose worker crashed: as in the report
         return None
+
+    @pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook, on the controller
+    def pytest_handlecrashitem(self, crashitem: str, report: pytest.TestReport) -> None:
+        """An item whose xdist worker crashed errors, under the rule its earlier reports named
+        (xdist's report of the crash has no properties: it would not count, and the item would
+        stay passed by its setup report while the terminal says it failed)."""
+        known = self.properties.get(crashitem)
+        if known is None:
+            self.unplaced.append(crashitem)
+            return
+        report.user_properties = [(k, v) for k, v in known if k != CHARGE_PROPERTY]
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
         rule = property_of(report, RULE_PROPERTY)
@@ -265,6 +286,7 @@ class Reporter:
             return  # not a suite item
         uses = uses_property(property_of(report, USES_PROPERTY))
         status = outcome_of(report)
+        self.properties[report.nodeid] = list(report.user_properties)
         old = self.outcomes.get(report.nodeid)
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
             charge = charge_of(report) if status == "failed" else None
@@ -420,6 +442,8 @@ class Reporter:
             tr.write_sep("-", "diagnosis: rules most likely wrong")
             for line in wording.suspect_lines(found):
                 tr.write_line(line)
+        if self.unplaced:
+            tr.write_line(unplaced_line(self.unplaced), red=True)
         if self.written is not None:
             tr.write_line(self.written, red=not self.complete or "cannot" in self.written)
         passing = len(per_rule) - len(failing) - len(skipped_only)
@@ -452,7 +476,7 @@ class Reporter:
         if self.nothing_judged() and exitstatus == pytest.ExitCode.OK:
             session.exitstatus = pytest.ExitCode.TESTS_FAILED
         self.exit_status = int(session.exitstatus)
-        self.complete = run_complete(session)
+        self.complete = run_complete(session) and not self.unplaced
         path = self.config.getoption("conformance_report")
         if path and self.outcomes:
             self.write(Path(path), session)
@@ -479,6 +503,15 @@ class Reporter:
         info = self.engine_info()
         name = f"{info['name']} {info.get('version', '')}".strip() if "name" in info else "?"
         return f"{name} ({info['command']})"
+
+
+def unplaced_line(nodes: list[str]) -> str:
+    """The summary line of the items ``Reporter.unplaced`` names."""
+    return (
+        f"{len(nodes)} item(s) crashed their xdist worker before reporting, so the report cannot "
+        f"place them under a rule and is marked partial: {', '.join(nodes[:3])}"
+        + (" ..." if len(nodes) > 3 else "")
+    )
 
 
 def run_complete(session: pytest.Session) -> bool:

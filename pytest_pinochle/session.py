@@ -139,6 +139,11 @@ class RunState:
     _traffic: TextIO | None = None
     _traffic_target: Path | None = None
     """Where the traffic log goes once the run completes (it is written beside it till then)."""
+    traffic_kept: tuple[Path, bool] | None = None
+    """Where the traffic log was left, and whether this process's run completed."""
+    worker_traffic: list[Path] = field(default_factory=list)
+    """Under xdist, on the controller: the logs its workers left as ``FILE.gwN.partial`` after
+    completing their share (``pytest_testnodedown``), named ``FILE.gwN`` if the run completes."""
 
     def _traffic_log(self) -> TextIO | None:
         if self.traffic_path is None:
@@ -197,6 +202,11 @@ class RunState:
     def close(self, complete: bool = False) -> None:
         """Shut the engine down, if it was started. The traffic log replaces ``--log-traffic``'s
         file when the run completed; otherwise it is kept as ``FILE.partial``, the file as it was.
+
+        An xdist worker cannot tell whether the whole run completed (the controller stops it the
+        same way after the last item as after a Ctrl-C elsewhere): it always leaves its log as
+        ``FILE.gwN.partial``, and the controller names the logs of workers that completed their
+        share ``FILE.gwN`` once the run has completed.
         """
         engine, self._engine = self._engine, None
         if engine is not None:
@@ -208,8 +218,15 @@ class RunState:
         if traffic is not None and self._traffic_target is not None:
             traffic.close()
             target = self._traffic_target
+            worker = bool(os.environ.get("PYTEST_XDIST_WORKER"))
+            kept = target if complete and not worker else Path(f"{target}.partial")
             with contextlib.suppress(OSError):  # a log must never fail the run it records
-                os.replace(traffic.name, target if complete else f"{target}.partial")
+                os.replace(traffic.name, kept)
+                self.traffic_kept = (kept, complete)
+        workers, self.worker_traffic = self.worker_traffic, []
+        for partial in workers if complete else ():
+            with contextlib.suppress(OSError):
+                os.replace(partial, partial.with_name(partial.name.removesuffix(".partial")))
 
 
 PROBE: dict[str, Any] = {"variant": "double-deck", "options": {}, "cards": [], "last_trick": False}

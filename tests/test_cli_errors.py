@@ -154,6 +154,17 @@ BAD = [
         "--conformance-report",
     ),
     case(
+        "test-engines-run-timeout",
+        "test --engine a --engine b --run-timeout=0",
+        BROKEN_RUN,
+        "--run-timeout 0",
+    ),
+    # test, where pytest reads its options
+    case("test-engine-timeout", "test --engine-timeout abc", BROKEN_RUN, "--engine-timeout abc"),
+    case("test-engine-timeout-zero", "test --engine-timeout 0", BROKEN_RUN, "--engine-timeout 0"),
+    case("test-startup-timeout", "test --startup-timeout -1", BROKEN_RUN, "--startup-timeout -1"),
+    case("test-run-timeout", "test --run-timeout=nan", BROKEN_RUN, "--run-timeout nan"),
+    case(
         "test-runs-dir-file",
         "test --engine a --engine b --runs-dir {in}/file.txt",
         BROKEN_RUN,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import shlex
 import subprocess
 import sys
@@ -37,6 +38,8 @@ from pinochle_cli import main as cli_main
 from pinochle_tools import site
 from pinochle_tools.site import badge_svg, build_site, load_run
 from pytest_pinochle import known_failures
+from pytest_pinochle.report import Reporter
+from pytest_pinochle.tags import RULE_PROPERTY, USES_PROPERTY
 from specdata.files import output_problem, write_atomic
 from tests.suite_runs import PYTHON, ROOT, RUN_TIMEOUT
 
@@ -117,6 +120,15 @@ def test_missing_output_folders_are_refused_before_the_first_case(tmp_path: Path
 # --- an interrupted run ---------------------------------------------------------------------------
 
 
+INTERRUPTED_AFTER_FIVE = (
+    "-k",
+    "meld",
+    "--variant",
+    "double-deck",
+    "--engine",
+    broken("interrupt_run.py", "5"),
+)
+"""The double-deck meld cases against an engine that sends Ctrl-C after five requests."""
 XDIST = ("-n", "2", "--max-worker-restart", "0")
 """Two workers, none started again after the first Ctrl-C (which halves the run's time)."""
 
@@ -135,12 +147,7 @@ def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
     traffic.write_text("earlier\n", encoding="utf-8")
     done = suite(
         *workers,
-        "-k",
-        "meld",
-        "--variant",
-        "double-deck",
-        "--engine",
-        broken("interrupt_run.py", "5"),
+        *INTERRUPTED_AFTER_FIVE,
         "--conformance-report",
         str(report),
         "--known-failures",
@@ -162,6 +169,94 @@ def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
     site = load_run(report)
     assert "partial run" in site.label and 'passed"' not in badge_svg(site)
     assert "#2e7d32" not in badge_svg(site)  # never the green of a passing run
+
+
+@pytest.mark.slow
+def test_replacement_workers_of_an_interrupted_run_leave_only_partial_logs(tmp_path: Path) -> None:
+    """With xdist's default worker restarts each interrupted worker is replaced, and the new one
+    starts its engine before the controller stops it: its log, too, is marked partial."""
+    traffic = tmp_path / "t.log"
+    traffic.write_text("earlier\n", encoding="utf-8")
+    done = suite(
+        "-n",
+        "2",
+        *INTERRUPTED_AFTER_FIVE,
+        "--log-traffic",
+        str(traffic),
+    )
+    assert done.returncode == 2, done.stdout[-2000:]
+    assert traffic.read_text(encoding="utf-8") == "earlier\n"
+    written = sorted(p.name for p in tmp_path.glob("t.log.*"))
+    assert any(not name.startswith(("t.log.gw0", "t.log.gw1")) for name in written), written
+    assert all(name.endswith(".partial") for name in written), written
+
+
+CRASHING = "dd-meld-run-single or dd-meld-run-double or dd-meld-run-triple"
+"""Three meld cases, the first of which kills the worker running it (kills_its_process)."""
+
+
+def terminal_counts(output: str) -> dict[str, int]:
+    """Outcome -> count, from the last line of a pytest run's output ("2 passed, 1 error in")."""
+    last = output.strip().splitlines()[-1]
+    counts = {
+        word: int(n) for n, word in re.findall(r"(\d+) (passed|failed|errors?|skipped)", last)
+    }
+    counts["errored"] = counts.pop("errors", 0) + counts.pop("error", 0)
+    return {k: counts.get(k, 0) for k in ("passed", "failed", "errored", "skipped")}
+
+
+@pytest.mark.slow
+def test_an_item_whose_worker_crashed_is_counted_as_the_terminal_counts_it(
+    tmp_path: Path,
+) -> None:
+    """An engine served in the worker's process kills it on one case: the report counts that
+    case errored under its rule, never passed, and its totals are the terminal's. The run went
+    on (a replacement worker), so it completed and the logs of the workers that finished are
+    named for a complete run; the report names the engine the workers started."""
+    report = tmp_path / "r.json"
+    done = suite(
+        "-n",
+        "2",
+        "-k",
+        CRASHING,
+        "--engine-server",
+        "tests.broken_engines.kills_its_process:server",
+        "--conformance-report",
+        str(report),
+        "--log-traffic",
+        str(tmp_path / "t.log"),
+    )
+    assert done.returncode == 1, done.stdout[-2000:]
+    document = json.loads(report.read_text(encoding="utf-8"))
+    crashed = document["cases"]["features/tables/meld-double-deck.yaml::dd-meld-run-single"]
+    assert crashed["outcome"] == "errored" and crashed["rule"] == "MELD-RUN", crashed
+    assert document["totals"] == terminal_counts(done.stdout) == document["rules"]["MELD-RUN"]
+    assert document["totals"]["errored"] == 1 and document["complete"] is True
+    assert document["engine"]["name"] == "pinochle-reference", document["engine"]  # a worker's
+    logs = sorted(p.name for p in tmp_path.glob("t.log*"))
+    assert logs and not any(name.endswith(".partial") for name in logs), logs
+
+
+def test_a_crash_report_takes_the_rule_of_the_items_earlier_report(
+    pytestconfig: pytest.Config,
+) -> None:
+    """xdist's report of a crash carries no properties: it takes those of the item's earlier
+    report, errors in the report and the terminal alike; an item that crashed before any report
+    of its own cannot be placed under a rule and is noted, so the report is marked partial."""
+    reporter = Reporter(pytestconfig)
+    properties = [(RULE_PROPERTY, "MELD-RUN"), (USES_PROPERTY, "")]
+    setup = pytest.TestReport(
+        "n", ("f", 0, "n"), {}, "passed", None, "setup", [], 0, 0, 0, properties
+    )
+    reporter.pytest_runtest_logreport(setup)
+    crash = pytest.TestReport("n", ("f", None, "f"), {}, "failed", "crashed", "???")  # type: ignore[arg-type]
+    reporter.pytest_handlecrashitem("n", crash)
+    reporter.pytest_runtest_logreport(crash)
+    assert reporter.outcomes["n"].status == "errored" and reporter.outcomes["n"].rule == "MELD-RUN"
+    assert reporter.pytest_report_teststatus(crash, pytestconfig) == ("error", "E", "ERROR")
+    unknown = pytest.TestReport("m", ("f", None, "f"), {}, "failed", "crashed", "???")  # type: ignore[arg-type]
+    reporter.pytest_handlecrashitem("m", unknown)
+    assert reporter.unplaced == ["m"]
 
 
 @pytest.mark.slow
