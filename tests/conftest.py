@@ -4,6 +4,7 @@ slow tier's child runs started early, in the background."""
 from __future__ import annotations
 
 import os
+import signal
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -15,6 +16,12 @@ settings.register_profile(
     "ci", deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+# A shell without job control starts `cmd &` with SIGINT ignored, and an ignored signal stays
+# ignored across exec: every child these tests start would then shrug off the Ctrl-C that the
+# interrupted-run tests send it. Those tests judge the suite's Ctrl-C, not how pytest was launched.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.hookimpl(trylast=True)
