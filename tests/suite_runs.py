@@ -27,6 +27,16 @@ PYTHON = shlex.quote(sys.executable)
 Python (the README's commands run from a shell where the virtualenv is not active)."""
 
 
+def child_environment() -> dict[str, str]:
+    """This environment without what an xdist worker running a test exports: a child pytest that
+    inherits ``PYTEST_XDIST_WORKER`` takes itself for a worker (its files get a worker's name)."""
+    return {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith("PYTEST_XDIST_") and k != "PYTEST_CURRENT_TEST"
+    }
+
+
 def python_engine(module: str, *args: str) -> str:
     """The engine command ``<this python> -m MODULE ARGS``, quoted for the shell."""
     return " ".join([PYTHON, "-m", module, *map(shlex.quote, args)])
@@ -119,6 +129,7 @@ def _run_suite_now(
         done = subprocess.run(
             args,
             cwd=ROOT,
+            env=child_environment(),
             capture_output=True,
             text=True,
             timeout=RUN_TIMEOUT,
@@ -154,6 +165,7 @@ def run_mutants(runs: dict[str, tuple[str, ...]]) -> dict[str, SuiteRun]:
             subprocess.Popen(
                 [sys.executable, "-m", "tests.suite_batch", tmp, *batch],
                 cwd=ROOT,
+                env=child_environment(),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.STDOUT,
                 text=True,
@@ -192,6 +204,7 @@ def python_module(
     return subprocess.run(
         [sys.executable, "-m", module, *args],
         cwd=cwd,
+        env=child_environment(),
         capture_output=True,
         text=True,
         timeout=timeout,

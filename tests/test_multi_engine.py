@@ -5,7 +5,6 @@ report."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +18,7 @@ from pinochle_tools import reports
 from pinochle_tools.site import ReportError, load_runs
 from specdata.files import write_atomic
 
-from .suite_runs import ROOT
+from .suite_runs import ROOT, child_environment
 
 REFERENCE = f"{sys.executable} -m pinochle_adapters.reference"
 MUTANT = f"{sys.executable} -m tests.mutants no_last_trick"
@@ -60,7 +59,7 @@ def two_engines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, i
             "-q",
         ],
         cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        env={**child_environment(), "PYTHONPATH": str(ROOT)},
         capture_output=True,
         text=True,
         timeout=300,

@@ -41,7 +41,7 @@ from pytest_pinochle import known_failures
 from pytest_pinochle.report import Reporter
 from pytest_pinochle.tags import RULE_PROPERTY, USES_PROPERTY
 from specdata.files import output_problem, write_atomic
-from tests.suite_runs import PYTHON, ROOT, RUN_TIMEOUT
+from tests.suite_runs import PYTHON, ROOT, RUN_TIMEOUT, child_environment
 
 BROKEN = Path(__file__).parent / "broken_engines"
 
@@ -58,13 +58,8 @@ def broken(script: str, *args: str) -> str:
 
 def python_child(*args: str) -> subprocess.CompletedProcess[str]:
     """``python ARGS`` in the repository, its output captured, in an environment without what an
-    xdist worker running this test exports (a child pytest that inherits ``PYTEST_XDIST_WORKER``
-    takes itself for a worker: its files get a worker's name)."""
-    environ = {
-        k: v
-        for k, v in os.environ.items()
-        if not k.startswith("PYTEST_XDIST_") and k != "PYTEST_CURRENT_TEST"
-    }
+    xdist worker running this test exports (``suite_runs.child_environment``)."""
+    environ = child_environment()
     return subprocess.run(
         [sys.executable, *args],
         cwd=ROOT,
