@@ -34,7 +34,7 @@ from specdata import (
     shorten,
     variant_ids,
 )
-from specdata.files import write_atomic
+from specdata.files import unreadable, write_atomic
 from specdata.rules import Rule, load_catalogue
 
 from .catalogue import Examples, Scenario, feature_paths, feature_scenarios
@@ -120,7 +120,7 @@ def _read(path: Path) -> Any:
         text = path.read_text(encoding="utf-8") if size <= REPORT_LIMIT else None
         document: Any = None if text is None else json.loads(text)
     except OSError as e:
-        raise ReportError(f"{path}: cannot read: {e.strerror}") from None
+        raise ReportError(f"{path}: {unreadable(path, e)}") from None
     except ValueError as e:
         raise ReportError(f"{path}: not JSON: {e}") from None
     except RecursionError:

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from specdata import checker, shorten, shown
+from specdata.files import unreadable
 from specdata.schemas import ValidationError
 
 from .actions import parse, text
@@ -81,7 +82,7 @@ def load(path: Path | str) -> dict[str, Any]:
             raise RecordError(f"{path}: {size} bytes: a record may hold {MAX_RECORD_BYTES}")
         raw = path.read_bytes()
     except OSError as err:
-        raise RecordError(f"{path}: cannot read: {err.strerror}") from None
+        raise RecordError(f"{path}: {unreadable(path, err)}") from None
     try:
         content = raw.decode("utf-8")
     except UnicodeDecodeError as err:

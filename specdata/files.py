@@ -12,7 +12,7 @@ import os
 import secrets
 from pathlib import Path
 
-__all__ = ["output_problem", "temporary_beside", "write_atomic"]
+__all__ = ["output_problem", "temporary_beside", "unreadable", "write_atomic"]
 
 
 def temporary_beside(path: Path) -> Path:
@@ -56,3 +56,12 @@ def output_problem(path: str | Path, option: str) -> str | None:
     if not os.access(folder, os.W_OK):
         return f"{option} {path}: the folder {folder} is not writable"
     return None
+
+
+def unreadable(path: str | Path, error: OSError) -> str:
+    """Why ``path`` could not be read, for a message after its name: a folder in the project's
+    own words (the system's differ: "Is a directory" on POSIX, "Permission denied" on Windows),
+    else the system's reason."""
+    if Path(path).is_dir():
+        return "is a folder, not a file"
+    return f"cannot read: {error.strerror or error}"

@@ -9,6 +9,7 @@ from typing import Any
 
 import yaml
 
+from .files import unreadable
 from .schemas import checker
 from .text import shown
 
@@ -126,7 +127,7 @@ def _read_text(path: Path) -> str:
             )
         raw = path.read_bytes()
     except OSError as e:
-        raise DataFileError(f"{path}: cannot read: {e.strerror}") from None
+        raise DataFileError(f"{path}: {unreadable(path, e)}") from None
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
