@@ -61,14 +61,7 @@ def whole_hands(engine: Engine, variant: str, seconds: float) -> tuple[float, fl
 
 def rounds(engine: Engine, seconds: float) -> float:
     """Rounds (one question of every method, variants in turn) per second."""
-    assert engine.info is not None
-    report = campaign.run(
-        engine,
-        campaign.targets(engine.info),
-        campaign.declared_methods(engine.info),
-        seed=3,
-        seconds=seconds,
-    )
+    report = campaign.run_declared(engine, 3, seconds=seconds)
     return report.rate
 
 
@@ -91,12 +84,9 @@ def planted() -> None:
     """Seconds and rounds to the first shrunk finding, per planted bug (tests/test_fuzz.py)."""
     for name in PLANTED:
         with open_in_process(load_server(f"tests.fuzz_engines.{name}:server")) as engine:
-            assert engine.info is not None
-            report = campaign.run(
+            report = campaign.run_declared(
                 engine,
-                campaign.targets(engine.info),
-                campaign.declared_methods(engine.info),
-                seed=1,
+                1,
                 hands=5000,
                 shrink_budget=campaign.ShrinkBudget(questions=400, seconds=None),
                 max_findings=1,
@@ -121,15 +111,7 @@ WHOLE_HAND_BUGS = (
 def time_to_find(command: str, seconds: float, wanted: int | None = None) -> None:
     """Run a campaign (seed 1, subprocess engine) and print when each rule was first charged."""
     with open_engine(command) as engine:
-        assert engine.info is not None
-        report = campaign.run(
-            engine,
-            campaign.targets(engine.info),
-            campaign.declared_methods(engine.info),
-            seed=1,
-            seconds=seconds,
-            max_findings=wanted,
-        )
+        report = campaign.run_declared(engine, 1, seconds=seconds, max_findings=wanted)
     print(f"  {command.split(' -m ')[-1]}: {report.rounds} rounds in {report.seconds:.1f} s")
     for f in report.findings:
         d = f.disagreement

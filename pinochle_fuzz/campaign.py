@@ -510,6 +510,13 @@ def run(
     return report
 
 
+def run_declared(engine: Engine, seed: int, **options: Any) -> Report:
+    """``run`` over everything the started engine declares: every variant with its declared
+    option values, every method of a round (``options``: ``run``'s keyword options)."""
+    assert engine.info is not None, "the engine is started (initialize answered)"
+    return run(engine, targets(engine.info), declared_methods(engine.info), seed, **options)
+
+
 def asked_questions(
     targets: Sequence[Target], methods: Sequence[str], seed: int, rounds: int
 ) -> Iterable[Question]:

@@ -54,16 +54,7 @@ def hunt(engine: Engine) -> campaign.Report:
 
 def campaign_of(engine: Engine, rounds: int, **kw: Any) -> campaign.Report:
     """A campaign of ``rounds`` rounds with SEED over all the engine declares."""
-    assert engine.info is not None
-    return campaign.run(
-        engine,
-        campaign.targets(engine.info),
-        campaign.declared_methods(engine.info),
-        SEED,
-        hands=rounds,
-        shrink_budget=SHRINK,
-        **kw,
-    )
+    return campaign.run_declared(engine, SEED, hands=rounds, shrink_budget=SHRINK, **kw)
 
 
 def agrees_with(engine: Engine, found: Disagreement, **change: object) -> bool:
@@ -137,14 +128,7 @@ def test_identical_copy_in_whole_hand_is_found_with_shortest_action_list() -> No
 def test_reference_as_engine_under_test_disagrees_nowhere() -> None:
     """The reference server, results checked as any engine's, against the reference."""
     with engine_of("reference") as engine:
-        assert engine.info is not None
-        report = campaign.run(
-            engine,
-            campaign.targets(engine.info),
-            campaign.declared_methods(engine.info),
-            seed=7,
-            hands=150,
-        )
+        report = campaign.run_declared(engine, 7, hands=150)
     assert not report.findings and not report.disagreed
     assert set(report.asked) == set(campaign.ROUND_METHODS)
     assert all(n == 150 for n in report.asked.values())
