@@ -25,6 +25,7 @@ from pytest_pinochle.driver import SITUATION_KEY, Situation
 from pytest_pinochle.tables import shown_path
 from pytest_pinochle.tags import rule_of, uses_of
 from specdata import FEATURES_DIR
+from specdata.files import write_atomic
 
 OPTION = "--capture-scenarios"
 """The child run's option: where to write the captured records (JSON)."""
@@ -263,7 +264,7 @@ class Capture:
             "problems": self.problems,
             "failed": self.failed,
         }
-        self.output.write_text(json.dumps(document), encoding="utf-8")
+        write_atomic(self.output, json.dumps(document))
 
 
 @dataclass(frozen=True)
