@@ -6,6 +6,7 @@ params schema), so a typo is a data error naming file and line, never charged to
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -281,9 +282,26 @@ def _dotted(trail: Sequence[str | int]) -> str:
     return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in trail).lstrip(".")
 
 
+_LOADED: dict[tuple[str, str, bytes], list[Case]] = {}
+"""Tables already read and checked in this process, by path, shown path and content digest: a
+process that runs the suite more than once (``pytest.main`` again, a batch of engines) parses
+an unchanged table once. Cases are frozen; a table whose bytes changed is read again."""
+
+
 def load_table(path: Path | str) -> list[Case]:
     """The cases of one table file, checked; errors name the file and line."""
     path = Path(path)
+    try:
+        digest = hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+    except OSError:
+        return _load_table(path)  # the reader words the fault
+    key = (str(path.resolve()), shown_path(path), digest)
+    if key not in _LOADED:
+        _LOADED[key] = _load_table(path)
+    return list(_LOADED[key])
+
+
+def _load_table(path: Path) -> list[Case]:
     try:
         data, node = load_yaml_node(path, TABLE_SCHEMA)
     except DataFileError as e:

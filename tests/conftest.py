@@ -24,6 +24,30 @@ if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
     signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under xdist (``-n``), the heaviest modules first: those that start child runs (they have
+    ``prefetch``), then those with other slow tests, then the rest. A worker that took a heavy
+    module last would run it alone while the other cores idle. Every worker orders alike."""
+    if not hasattr(config, "workerinput"):
+        return
+    rank: dict[str, int] = {}
+    for item in items:
+        path = item.nodeid.split("::")[0]
+        prefetches = callable(getattr(getattr(item, "module", None), "prefetch", None))
+        here = 0 if prefetches else 1 if item.get_closest_marker("slow") else 2
+        rank[path] = min(rank.get(path, 2), here)
+    items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
+
+
+def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
+    """Under xdist, a module goes whole to one worker (its child runs and session fixtures are
+    made once, not once per worker), in the order collected (heaviest first, above)."""
+    from xdist.scheduler import LoadFileScheduling
+
+    config.option.loadscopereorder = False
+    return LoadFileScheduling(config, log)
+
+
 @pytest.hookimpl(trylast=True)
 def pytest_collection_finish(session: pytest.Session) -> None:
     """Start the child runs the selected slow tests will wait for: each test module may define
@@ -38,6 +62,19 @@ def pytest_collection_finish(session: pytest.Session) -> None:
         if callable(prefetch) and module not in done and item.get_closest_marker("slow"):
             done.add(module)
             prefetch()
+
+
+_PREFETCHED: set[object] = set()
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """An xdist worker starts a module's child runs at its first test there, all at once (the
+    worker runs the whole module: ``pytest_xdist_make_scheduler``)."""
+    module = getattr(item, "module", None)
+    prefetch = getattr(module, "prefetch", None)
+    if hasattr(item.config, "workerinput") and callable(prefetch) and module not in _PREFETCHED:
+        _PREFETCHED.add(module)
+        prefetch()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

@@ -22,6 +22,10 @@ import pytest
 from tests.mutants import get
 
 ARGS = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist"]
+ARGS += ["-p", "no:unraisableexception"]
+"""Without pytest's unraisable-exception plugin: at the end of every ``pytest.main`` it runs the
+garbage collector several times over this process's heap, which grows with each run (a quarter
+of a batch's time); these runs judge outcomes, which it does not change."""
 
 
 def run_one(out_dir: Path, name: str, variants: Sequence[str]) -> int:
