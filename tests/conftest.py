@@ -9,7 +9,7 @@ import signal
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests.suite_runs import stop_started
+from tests.suite_runs import batched, stop_started
 
 settings.register_profile("default", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.register_profile(
@@ -56,12 +56,13 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     if session.config.option.collectonly or hasattr(session.config, "workerinput"):
         return  # an xdist worker runs only some of the items: its runs start on demand
     done: set[object] = set()
-    for item in session.items:
-        module = getattr(item, "module", None)
-        prefetch = getattr(module, "prefetch", None)
-        if callable(prefetch) and module not in done and item.get_closest_marker("slow"):
-            done.add(module)
-            prefetch()
+    with batched():
+        for item in session.items:
+            module = getattr(item, "module", None)
+            prefetch = getattr(module, "prefetch", None)
+            if callable(prefetch) and module not in done and item.get_closest_marker("slow"):
+                done.add(module)
+                prefetch()
 
 
 _PREFETCHED: set[object] = set()
@@ -74,7 +75,8 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
     prefetch = getattr(module, "prefetch", None)
     if hasattr(item.config, "workerinput") and callable(prefetch) and module not in _PREFETCHED:
         _PREFETCHED.add(module)
-        prefetch()
+        with batched():
+            prefetch()
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

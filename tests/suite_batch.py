@@ -1,18 +1,21 @@
-"""The conformance suite against several wrong engines in one process, one after the other.
+"""Several runs of the conformance suite in one process, one after the other.
 
-    python -m tests.suite_batch OUTDIR NAME[=VARIANT,...] [NAME[=VARIANT,...] ...]
+    python -m tests.suite_batch OUTDIR RUNS.json
 
-Each mutant of ``tests/mutants`` (``reference``: the control) is installed in this process around
-one in-process ``pytest features/`` (narrowed to the variants given), so the interpreter, the
-imports and the assertion rewriting are paid once per batch, not once per mutant. The transport
-is not what these runs judge (``test_engine_paths`` shows both engine paths give the same
-outcomes). Writes ``OUTDIR/NAME.json`` (the ``--conformance-report``), ``NAME.out`` (the run's
-output) and ``NAME.status`` (pytest's exit status) per mutant.
+``RUNS.json`` lists the runs (``tests/suite_runs.py`` writes it): each a ``name``, the pytest
+``args`` and, optionally, a ``mutant`` of ``tests/mutants`` installed in this process around the
+run (``reference``: the control). Each run is one in-process ``pytest.main``, so the
+interpreter, the imports, the assertion rewriting and the parsed tables are paid once per batch,
+not once per run (``test_engine_paths`` shows both engine paths give the same outcomes; engines
+named by ``--engine`` are still child processes). ``{batch}`` in an argument is ``OUTDIR``.
+Writes ``OUTDIR/NAME.out`` (the run's output) and ``NAME.status`` (pytest's exit status) per run,
+then prints ``suite_batch: done NAME``.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,24 +23,17 @@ from pathlib import Path
 import pytest
 
 from tests.mutants import get
-
-ARGS = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist"]
-ARGS += ["-p", "no:unraisableexception"]
-"""Without pytest's unraisable-exception plugin: at the end of every ``pytest.main`` it runs the
-garbage collector several times over this process's heap, which grows with each run (a quarter
-of a batch's time); these runs judge outcomes, which it does not change."""
+from tests.suite_runs import DONE, OUT
 
 
-def run_one(out_dir: Path, name: str, variants: Sequence[str]) -> int:
-    """The suite against mutant ``name`` installed in this process; pytest's exit status."""
-    args = ["features/", *ARGS, "--conformance-report", str(out_dir / f"{name}.json")]
-    for variant in variants:
-        args += ["--variant", variant]
+def run_one(out_dir: Path, name: str, args: Sequence[str], mutant: str | None) -> int:
+    """One run, with ``mutant`` installed in this process if named; pytest's exit status."""
+    args = [arg.replace(OUT, str(out_dir), 1) for arg in args]
     with (
         open(out_dir / f"{name}.out", "w", encoding="utf-8") as out,
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(out),
-        get(name).installed(),
+        get(mutant).installed() if mutant else contextlib.nullcontext(),
     ):
         status = int(pytest.main(args))
     (out_dir / f"{name}.status").write_text(str(status), encoding="utf-8")
@@ -45,10 +41,10 @@ def run_one(out_dir: Path, name: str, variants: Sequence[str]) -> int:
 
 
 def main(argv: Sequence[str]) -> int:
-    out_dir, *runs = argv
-    for run in runs:
-        name, _, variants = run.partition("=")
-        run_one(Path(out_dir), name, [v for v in variants.split(",") if v])
+    out_dir, plan = Path(argv[0]), Path(argv[1])
+    for run in json.loads(plan.read_text(encoding="utf-8")):
+        run_one(out_dir, run["name"], run["args"], run.get("mutant"))
+        print(f"{DONE}{run['name']}", flush=True)
     return 0
 
 

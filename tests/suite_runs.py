@@ -1,18 +1,21 @@
-"""Running the conformance suite in a child pytest against an engine, with each item's outcome.
+"""Running the conformance suite in child processes against engines, with each item's outcome.
 
 Used by the tests that judge the suite itself (wrong engines, the Node example, the two engine
-paths). Outcomes come from the suite's own ``--conformance-report``, keyed by node id.
+paths). Outcomes come from the suite's own ``--conformance-report``, keyed by node id. Runs
+started together (``batched``) share one child process per core (``tests.suite_batch``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shlex
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,27 +69,133 @@ class SuiteRun:
         return "\n".join(self.output.splitlines()[-lines:])
 
 
-IN_FLIGHT = ThreadPoolExecutor(max_workers=os.cpu_count() or 1, thread_name_prefix="suite-run")
-"""Child runs of the suite go here, one per core: a module's ``prefetch()`` (tests/conftest.py)
-starts the runs its tests will wait for, so they proceed while other tests run."""
 AT_ONCE = ThreadPoolExecutor(thread_name_prefix="suite-batch")
-"""What starts its own processes, one per core (the mutant batches), starts at once, beside."""
+"""Each batch of child runs (``tests.suite_batch``) is waited on by a thread of its own."""
 _started: dict[tuple[Any, ...], Future[Any]] = {}
+_pending: list[tuple[_Spec, Future[SuiteRun]]] = []
+_deferring = 0
+_lock = threading.Lock()
+BASE_ARGS = ("-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist")
+BASE_ARGS += ("-p", "no:unraisableexception")
+"""Every child run's options. pytest's unraisable-exception plugin is left out: at the end of
+every run it collects the garbage of the whole batch process several times over (a quarter of a
+batch's time), and it changes no outcome."""
+
+
+@dataclass(frozen=True)
+class _Spec:
+    """One child run as ``tests.suite_batch`` makes it."""
+
+    name: str
+    command: str | None
+    args: tuple[str, ...]
+    mutant: str | None = None
+
+    @property
+    def report(self) -> str:
+        """The run's report file: the last ``--conformance-report`` given wins."""
+        args = list(self.args)
+        return args[len(args) - 1 - args[::-1].index("--conformance-report") + 1]
 
 
 def started(
-    key: tuple[Any, ...], work: Callable[[], Any], pool: ThreadPoolExecutor = IN_FLIGHT
+    key: tuple[Any, ...], work: Callable[[], Any], pool: ThreadPoolExecutor = AT_ONCE
 ) -> Future[Any]:
-    """The run ``key``, started in the background on first asking; the same future after."""
-    if key not in _started:
-        _started[key] = pool.submit(work)
-    return _started[key]
+    """The work ``key``, started in the background on first asking; the same future after."""
+    with _lock:
+        if key not in _started:
+            _started[key] = pool.submit(work)
+        return _started[key]
 
 
 def stop_started() -> None:
-    """Runs not begun yet are dropped (the session ends); those under way finish."""
-    for pool in (IN_FLIGHT, AT_ONCE):
-        pool.shutdown(wait=False, cancel_futures=True)
+    """Batches not begun yet are dropped (the session ends); those under way finish."""
+    AT_ONCE.shutdown(wait=False, cancel_futures=True)
+
+
+@contextlib.contextmanager
+def batched() -> Iterator[None]:
+    """Child runs started inside the block are made together when it ends, in one child process
+    per core (``tests.suite_batch``), each making its share one after another in the order
+    started: the interpreter, the imports and the tables are paid once per process, not per run.
+    A run started outside such a block is a batch of its own."""
+    global _deferring
+    with _lock:
+        _deferring += 1
+    try:
+        yield
+    finally:
+        with _lock:
+            _deferring -= 1
+        _dispatch()
+
+
+def _enqueue(key: tuple[Any, ...], spec: _Spec) -> Future[SuiteRun]:
+    with _lock:
+        if key not in _started:
+            future: Future[SuiteRun] = Future()
+            _started[key] = future
+            _pending.append((spec, future))
+    _dispatch()
+    return _started[key]
+
+
+def _dispatch() -> None:
+    with _lock:
+        if _deferring or not _pending:
+            return
+        runs = list(_pending)
+        _pending.clear()
+    processes = max(1, min(len(runs), os.cpu_count() or 1))
+    for i in range(processes):
+        AT_ONCE.submit(_run_batch, runs[i::processes])
+
+
+DONE = "suite_batch: done "
+"""What the batch process prints when a run has ended (and its files are written)."""
+OUT = "{batch}"
+"""In a run's arguments, the batch's output folder (``tests.suite_batch`` puts it in)."""
+
+
+def _run_batch(runs: list[tuple[_Spec, Future[SuiteRun]]]) -> None:
+    """Make ``runs`` in one ``tests.suite_batch`` process; each future is set as its run ends
+    (a run the process did not finish: its output and the process's last words, status -1)."""
+    waiting = {spec.name: (spec, future) for spec, future in runs}
+    said: list[str] = []
+    try:
+        with tempfile.TemporaryDirectory(prefix="pinochle-batch-") as tmp:
+            where = Path(tmp)
+            plan = [{"name": s.name, "args": list(s.args), "mutant": s.mutant} for s, _ in runs]
+            (where / "runs.json").write_text(json.dumps(plan), encoding="utf-8")
+            child = subprocess.Popen(
+                [sys.executable, "-m", "tests.suite_batch", tmp, str(where / "runs.json")],
+                cwd=ROOT,
+                env=child_environment(),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+            )
+            watchdog = threading.Timer(RUN_TIMEOUT * len(runs), child.kill)
+            watchdog.start()
+            try:
+                assert child.stdout is not None
+                for line in child.stdout:
+                    name = line.removeprefix(DONE).strip() if line.startswith(DONE) else ""
+                    if name in waiting:
+                        spec, future = waiting.pop(name)
+                        future.set_result(_batch_run(where, spec, ""))
+                    else:
+                        said.append(line)
+                child.wait()
+            finally:
+                watchdog.cancel()
+            for spec, future in waiting.values():
+                future.set_result(_batch_run(where, spec, "".join(said)))
+    except BaseException as error:  # a test waiting on a future must not wait forever
+        for _, future in waiting.values():
+            if not future.done():
+                future.set_exception(error)
+        raise
 
 
 def start_suite(
@@ -97,7 +206,13 @@ def start_suite(
 ) -> Future[SuiteRun]:
     """``run_suite`` started in the background (once per session for the same arguments)."""
     key = ("suite", engine, tuple(variants), tuple(extra), tuple(paths))
-    return started(key, lambda: _run_suite_now(engine, variants, extra, paths))
+    name = f"run{len(_started)}"
+    args = [*paths, *BASE_ARGS, "--conformance-report", f"{OUT}/{name}.json"]
+    if engine is not None:
+        args += ["--engine", engine]
+    for variant in variants:
+        args += ["--variant", variant]
+    return _enqueue(key, _Spec(name, engine, (*args, *extra)))
 
 
 def run_suite(
@@ -112,84 +227,32 @@ def run_suite(
     return run
 
 
-def _run_suite_now(
-    engine: str | None, variants: Sequence[str], extra: Sequence[str], paths: Sequence[str]
-) -> SuiteRun:
-    with tempfile.TemporaryDirectory() as tmp:
-        report_file = Path(tmp) / "report.json"
-        args = [sys.executable, "-m", "pytest", *paths, "-q", "-p", "no:cacheprovider"]
-        args += ["-p", "no:randomly", "-p", "no:xdist", "--conformance-report", str(report_file)]
-        if engine is not None:
-            args += ["--engine", engine]
-        for variant in variants:
-            args += ["--variant", variant]
-        args += list(extra)
-        # The last --conformance-report wins (a caller may keep the report: report_runs).
-        report_file = Path(args[len(args) - 1 - args[::-1].index("--conformance-report") + 1])
-        done = subprocess.run(
-            args,
-            cwd=ROOT,
-            env=child_environment(),
-            capture_output=True,
-            text=True,
-            timeout=RUN_TIMEOUT,
-            check=False,
-        )
-        report = json.loads(report_file.read_text(encoding="utf-8")) if report_file.exists() else {}
-    return SuiteRun(
-        engine,
-        done.returncode,
-        report.get("cases", {}),
-        done.stdout + done.stderr,
-        report.get("diagnosis", []),
-    )
-
-
 def start_mutants(runs: dict[str, tuple[str, ...]]) -> Future[dict[str, SuiteRun]]:
-    """``run_mutants`` started in the background (once per session for the same runs)."""
-    return started(("mutants", tuple(sorted(runs.items()))), lambda: run_mutants(runs), AT_ONCE)
+    """The suite against each named mutant (``reference``: the control) installed in the batch
+    process, on its variants (none: all); one future for them all."""
+    futures: dict[str, Future[SuiteRun]] = {}
+    with batched():
+        for name, variants in sorted(runs.items()):
+            args = ["features/", *BASE_ARGS, "--conformance-report", f"{OUT}/{name}.json"]
+            for variant in variants:
+                args += ["--variant", variant]
+            spec = _Spec(name, f"in-process mutant {name}", tuple(args), mutant=name)
+            futures[name] = _enqueue(("mutant", name, tuple(variants)), spec)
+    return started(("mutants", tuple(sorted(runs.items()))), lambda: _all(futures))
 
 
-def run_mutants(runs: dict[str, tuple[str, ...]]) -> dict[str, SuiteRun]:
-    """The suite against each named mutant (``reference``: the control) on its variants (none:
-    all), in-process in a few child processes (``tests.suite_batch``), one per core, at once."""
-    workers = max(1, min(len(runs), os.cpu_count() or 1))
-    batches: list[list[str]] = [[] for _ in range(workers)]
-    weights = [0] * workers
-    for name, variants in sorted(runs.items(), key=lambda item: -_cost(item[1])):
-        lightest = weights.index(min(weights))
-        batches[lightest].append(f"{name}={','.join(variants)}")
-        weights[lightest] += _cost(variants)
-    with tempfile.TemporaryDirectory() as tmp:
-        children = [
-            subprocess.Popen(
-                [sys.executable, "-m", "tests.suite_batch", tmp, *batch],
-                cwd=ROOT,
-                env=child_environment(),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-            )
-            for batch in batches
-        ]
-        crashed = "".join(
-            child.communicate(timeout=RUN_TIMEOUT * len(runs))[0] for child in children
-        )
-        return {name: _batch_run(Path(tmp), name, crashed) for name in runs}
+def _all(futures: dict[str, Future[SuiteRun]]) -> dict[str, SuiteRun]:
+    return {name: future.result() for name, future in futures.items()}
 
 
-def _cost(variants: tuple[str, ...]) -> int:
-    """A run's rough cost: the variants it runs (none named: all three)."""
-    return len(variants) or 3
-
-
-def _batch_run(where: Path, name: str, crashed: str) -> SuiteRun:
-    """One mutant's run as ``tests.suite_batch`` left it in ``where``."""
-    status, report, out = where / f"{name}.status", where / f"{name}.json", where / f"{name}.out"
+def _batch_run(where: Path, spec: _Spec, crashed: str) -> SuiteRun:
+    """One run as ``tests.suite_batch`` left it in ``where``."""
+    status, out = where / f"{spec.name}.status", where / f"{spec.name}.out"
+    report = Path(spec.report.replace(OUT, str(where), 1))
     document = json.loads(report.read_text(encoding="utf-8")) if report.exists() else {}
     output = out.read_text(encoding="utf-8") if out.exists() else ""
     return SuiteRun(
-        f"in-process mutant {name}",
+        spec.command,
         int(status.read_text(encoding="utf-8")) if status.exists() else -1,
         document.get("cases", {}),
         output + crashed,
