@@ -46,9 +46,12 @@ def build_and_install(where: Path) -> tuple[Path | None, str]:
     )
     assert built.returncode == 0, built.stderr[-2000:]
     (wheel,) = where.glob("pinochle_spec-*.whl")
-    venv.create(where / "venv", with_pip=True)
+    # No pip of its own (ensurepip costs more than the rest of the set-up): this pip installs
+    # into it (``--python``), so the virtualenv holds the wheel and its dependencies only.
+    venv.create(where / "venv", with_pip=False)
     bin_dir = where / "venv" / "bin"
-    pip = [str(bin_dir / "python"), "-m", "pip", "install", "-q", "-c", str(CONSTRAINTS)]
+    target = ["--python", str(bin_dir / "python")]
+    pip = [sys.executable, "-m", "pip", *target, "install", "-q", "-c", str(CONSTRAINTS)]
     done = _run([*pip, str(wheel)], where)
     if done.returncode != 0:
         return None, f"cannot install the wheel's dependencies here: {done.stderr.strip()[-300:]}"
