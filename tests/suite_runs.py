@@ -8,6 +8,7 @@ started together (``batched``) share one child process per core (``tests.suite_b
 from __future__ import annotations
 
 import contextlib
+import io
 import json
 import os
 import shlex
@@ -20,6 +21,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from pinochle_adapters.client import Engine, load_server, open_in_process
 
@@ -273,6 +276,15 @@ def python_module(
         timeout=timeout,
         check=False,
     )
+
+
+def pytest_in_process(args: Sequence[str]) -> tuple[int, str]:
+    """``pytest.main(args)`` in this process, from the repository (no interpreter to start, the
+    tables already parsed): its exit status and everything it printed."""
+    out = io.StringIO()
+    with contextlib.chdir(ROOT), contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        status = pytest.main([*args, "-p", "no:unraisableexception"])
+    return int(status), out.getvalue()
 
 
 def run_packaged_suite(

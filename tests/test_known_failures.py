@@ -19,9 +19,9 @@ import pytest
 from pytest_pinochle.known_failures import load
 from pytest_pinochle.tables import load_table
 from specdata import FEATURES_DIR
-from tests.suite_runs import ROOT, python_engine
+from tests.suite_runs import ROOT, pytest_in_process, python_engine
 
-pytestmark = pytest.mark.slow  # each test runs the suite in a child pytest
+pytestmark = pytest.mark.slow  # each test runs the suite against an engine started as a child
 
 BUGGY = python_engine("tests.mutants", "no-last-trick")
 TABLE = "features/tables/card-points-double-deck.yaml"
@@ -48,15 +48,17 @@ def run(
     paths: tuple[str, ...] = (TABLE,),
     workers: int = 0,
 ) -> Run:
-    """The suite's ``paths`` in a child pytest against ``engine`` (None: the reference), in
-    ``workers`` xdist workers (0: xdist off)."""
-    command = [sys.executable, "-m", "pytest", *paths, "-p", "no:cacheprovider"]
+    """The suite's ``paths`` against ``engine`` (None: the reference): in ``workers`` xdist
+    workers in a child pytest, or (0) in this process, xdist off."""
+    command = [*paths, "-p", "no:cacheprovider"]
     command += ["-n", str(workers)] if workers else ["-p", "no:xdist"]
     command += ["-p", "no:randomly", "-p", "pytest_pinochle.known_failures", "-rfEX"]
     if engine is not None:
         command += ["--engine", engine]
+    if not workers:
+        return Run(*pytest_in_process([*command, *args]))
     done = subprocess.run(
-        [*command, *args],
+        [sys.executable, "-m", "pytest", *command, *args],
         cwd=ROOT,
         capture_output=True,
         text=True,

@@ -8,7 +8,7 @@ import pytest
 from pytest_pinochle.tags import unknown_rule_ids
 from specdata.rules import load_catalogue
 
-from .suite_runs import python_module
+from .suite_runs import pytest_in_process
 
 
 def test_a_mistyped_id_names_the_close_ones() -> None:
@@ -45,8 +45,10 @@ def test_each_unknown_id_is_named_once_per_term() -> None:
     ],
 )
 def test_the_suite_run_warns(expression: str, warned: bool) -> None:
-    run = python_module("pytest", "features/", "-q", "-p", "no:cacheprovider", "-m", expression)
+    status, output = pytest_in_process(
+        ["features/", "-q", "-p", "no:cacheprovider", "-m", expression]
+    )
     # Before: "1393 deselected", exit 5, and no word about the ID.
-    said = "UnknownRuleWarning" in run.stdout and "did you mean PLAY-CRAWL" in run.stdout
-    assert said == warned, run.stdout[-3000:]
-    assert run.returncode == (5 if warned else 0)
+    said = "UnknownRuleWarning" in output and "did you mean PLAY-CRAWL" in output
+    assert said == warned, output[-3000:]
+    assert status == (5 if warned else 0)
