@@ -71,9 +71,17 @@ def python_child(*args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
+MELD_ITEMS = sorted(
+    f"features/tables/{p.name}" for p in (ROOT / "features" / "tables").glob("meld-*")
+)
+MELD_ITEMS += ["features/test_meld.py"]
+"""The meld tables and scenarios: every run below selects meld items (``-k``), so the child
+collects only these (an xdist child collects once per worker)."""
+
+
 def suite(*args: str) -> subprocess.CompletedProcess[str]:
-    """A child run of the suite's features/ (quiet, no cache), its output captured."""
-    return python_child("-m", "pytest", "features/", "-q", "-p", "no:cacheprovider", *args)
+    """A child run of the suite's meld items (quiet, no cache), its output captured."""
+    return python_child("-m", "pytest", *MELD_ITEMS, "-q", "-p", "no:cacheprovider", *args)
 
 
 # --- writing whole or not at all ------------------------------------------------------------------
