@@ -78,7 +78,7 @@ _started: dict[tuple[Any, ...], Future[Any]] = {}
 _pending: list[tuple[_Spec, Future[SuiteRun]]] = []
 _deferring = 0
 _lock = threading.Lock()
-BASE_ARGS = ("-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist")
+BASE_ARGS: tuple[str, ...] = ("-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist")
 BASE_ARGS += ("-p", "no:unraisableexception")
 """Every child run's options. pytest's unraisable-exception plugin is left out: at the end of
 every run it collects the garbage of the whole batch process several times over (a quarter of a
@@ -236,16 +236,36 @@ def start_mutants(runs: dict[str, tuple[str, ...]]) -> Future[dict[str, SuiteRun
     futures: dict[str, Future[SuiteRun]] = {}
     with batched():
         for name, variants in sorted(runs.items()):
-            args = ["features/", *BASE_ARGS, "--conformance-report", f"{OUT}/{name}.json"]
+            run = f"{name}-{len(_started)}"
+            args = ["features/", *BASE_ARGS, "--conformance-report", f"{OUT}/{run}.json"]
             for variant in variants:
                 args += ["--variant", variant]
-            spec = _Spec(name, f"in-process mutant {name}", tuple(args), mutant=name)
+            spec = _Spec(run, f"in-process mutant {name}", tuple(args), name)
             futures[name] = _enqueue(("mutant", name, tuple(variants)), spec)
-    return started(("mutants", tuple(sorted(runs.items()))), lambda: _all(futures))
+    key = ("mutants", tuple(sorted(runs.items())))
+    with _lock:
+        if key not in _started:
+            _started[key] = _gathered(futures)
+        return _started[key]
 
 
-def _all(futures: dict[str, Future[SuiteRun]]) -> dict[str, SuiteRun]:
-    return {name: future.result() for name, future in futures.items()}
+def _gathered(futures: dict[str, Future[SuiteRun]]) -> Future[dict[str, SuiteRun]]:
+    """One future for several: set when the last of them is (no thread waits for them)."""
+    whole: Future[dict[str, SuiteRun]] = Future()
+    lock = threading.Lock()
+
+    def one_done(_: Future[SuiteRun]) -> None:
+        with lock:
+            if whole.done() or not all(f.done() for f in futures.values()):
+                return
+            try:
+                whole.set_result({name: f.result() for name, f in futures.items()})
+            except BaseException as error:
+                whole.set_exception(error)
+
+    for future in futures.values():
+        future.add_done_callback(one_done)
+    return whole
 
 
 def _batch_run(where: Path, spec: _Spec, crashed: str) -> SuiteRun:
