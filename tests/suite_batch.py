@@ -1,24 +1,28 @@
-"""Several runs of the conformance suite in one process, one after the other.
+"""Runs of the conformance suite in one process, one after the other, as they are sent.
 
-    python -m tests.suite_batch OUTDIR RUNS.json
+    python -m tests.suite_batch OUTDIR
 
-``RUNS.json`` lists the runs (``tests/suite_runs.py`` writes it): each a ``name``, the pytest
-``args`` and, optionally, a ``mutant`` of ``tests/mutants`` installed in this process around the
-run (``reference``: the control). Each run is one in-process ``pytest.main``, so the
-interpreter, the imports, the assertion rewriting and the parsed tables are paid once per batch,
-not once per run (``test_engine_paths`` shows both engine paths give the same outcomes; engines
-named by ``--engine`` are still child processes). ``{batch}`` in an argument is ``OUTDIR``.
-Writes ``OUTDIR/NAME.out`` (the run's output) and ``NAME.status`` (pytest's exit status) per run,
-then prints ``suite_batch: done NAME``.
+Reads one run per line on standard input (``tests/suite_runs.py`` sends them), JSON: a ``name``,
+the pytest ``args`` and, optionally, a ``mutant`` of ``tests/mutants`` installed in this process
+around the run (``reference``: the control). Each run is one in-process ``pytest.main``, so the
+interpreter, the imports, the assertion rewriting and the parsed tables are paid once per
+process, not once per run (``test_engine_paths`` shows both engine paths give the same
+outcomes; engines named by ``--engine`` are still child processes). ``{batch}`` in an argument
+is ``OUTDIR``. Writes ``OUTDIR/NAME.out`` (the run's output) and ``NAME.status`` (pytest's exit
+status) per run, then prints ``suite_batch: done NAME``. Ends at the end of its input.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import os
+import queue
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 import pytest
 
@@ -40,11 +44,27 @@ def run_one(out_dir: Path, name: str, args: Sequence[str], mutant: str | None) -
     return status
 
 
+def _read_all(source: TextIO, lines: queue.SimpleQueue[str | None]) -> None:
+    """The runs sent into ``lines`` as they come (the sender never waits on a full pipe)."""
+    for line in source:
+        lines.put(line)
+    lines.put(None)
+
+
 def main(argv: Sequence[str]) -> int:
-    out_dir, plan = Path(argv[0]), Path(argv[1])
-    for run in json.loads(plan.read_text(encoding="utf-8")):
+    out_dir = Path(argv[0])
+    # The runs come and the answers go on copies of the standard streams: each pytest.main
+    # puts /dev/null and temporary files on descriptors 0, 1 and 2 while it captures.
+    source = os.fdopen(os.dup(0), encoding="utf-8")
+    answers = os.fdopen(os.dup(1), "w", encoding="utf-8")
+    lines: queue.SimpleQueue[str | None] = queue.SimpleQueue()
+    threading.Thread(target=_read_all, args=(source, lines), daemon=True).start()
+    while (line := lines.get()) is not None:
+        if not line.strip():
+            continue
+        run = json.loads(line)
         run_one(out_dir, run["name"], run["args"], run.get("mutant"))
-        print(f"{DONE}{run['name']}", flush=True)
+        print(f"{DONE}{run['name']}", file=answers, flush=True)
     return 0
 
 

@@ -1,9 +1,8 @@
 """Running the conformance suite in child processes against engines, with each item's outcome.
 
 Used by the tests that judge the suite itself (wrong engines, the Node example, the two engine
-paths). Outcomes come from the suite's own ``--conformance-report``, keyed by node id. Runs
-started together (``batched``) share one child process per core (``tests.suite_batch``).
-"""
+paths). Outcomes come from the suite's own ``--conformance-report``, keyed by node id. The runs
+are made by a few long-lived child processes (``_Batcher``, ``tests.suite_batch``)."""
 
 from __future__ import annotations
 
@@ -12,10 +11,12 @@ import io
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -72,8 +73,8 @@ class SuiteRun:
         return "\n".join(self.output.splitlines()[-lines:])
 
 
-AT_ONCE = ThreadPoolExecutor(thread_name_prefix="suite-batch")
-"""Each batch of child runs (``tests.suite_batch``) is waited on by a thread of its own."""
+AT_ONCE = ThreadPoolExecutor(thread_name_prefix="suite-work")
+"""Other slow set-up started in the background (the wheel)."""
 _started: dict[tuple[Any, ...], Future[Any]] = {}
 _pending: list[tuple[_Spec, Future[SuiteRun]]] = []
 _deferring = 0
@@ -112,16 +113,17 @@ def started(
 
 
 def stop_started() -> None:
-    """Batches not begun yet are dropped (the session ends); those under way finish."""
+    """At the session's end: work not begun is dropped, and the batch processes are stopped
+    (runs nobody waits for any more are not finished)."""
     AT_ONCE.shutdown(wait=False, cancel_futures=True)
+    for batcher in _BATCHERS:
+        batcher.close()
 
 
 @contextlib.contextmanager
 def batched() -> Iterator[None]:
-    """Child runs started inside the block are made together when it ends, in one child process
-    per core (``tests.suite_batch``), each making its share one after another in the order
-    started: the interpreter, the imports and the tables are paid once per process, not per run.
-    A run started outside such a block is a batch of its own."""
+    """Child runs started inside the block are sent together when it ends, spread over the
+    batch processes (``_Batcher``), in the order started."""
     global _deferring
     with _lock:
         _deferring += 1
@@ -143,62 +145,111 @@ def _enqueue(key: tuple[Any, ...], spec: _Spec) -> Future[SuiteRun]:
     return _started[key]
 
 
-def _dispatch() -> None:
-    with _lock:
-        if _deferring or not _pending:
-            return
-        runs = list(_pending)
-        _pending.clear()
-    processes = max(1, min(len(runs), os.cpu_count() or 1))
-    for i in range(processes):
-        AT_ONCE.submit(_run_batch, runs[i::processes])
-
-
 DONE = "suite_batch: done "
 """What the batch process prints when a run has ended (and its files are written)."""
 OUT = "{batch}"
 """In a run's arguments, the batch's output folder (``tests.suite_batch`` puts it in)."""
 
 
-def _run_batch(runs: list[tuple[_Spec, Future[SuiteRun]]]) -> None:
-    """Make ``runs`` in one ``tests.suite_batch`` process; each future is set as its run ends
-    (a run the process did not finish: its output and the process's last words, status -1)."""
-    waiting = {spec.name: (spec, future) for spec, future in runs}
-    said: list[str] = []
-    try:
-        with tempfile.TemporaryDirectory(prefix="pinochle-batch-") as tmp:
-            where = Path(tmp)
-            plan = [{"name": s.name, "args": list(s.args), "mutant": s.mutant} for s, _ in runs]
-            (where / "runs.json").write_text(json.dumps(plan), encoding="utf-8")
-            child = subprocess.Popen(
-                [sys.executable, "-m", "tests.suite_batch", tmp, str(where / "runs.json")],
-                cwd=ROOT,
-                env=child_environment(),
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                text=True,
-            )
-            watchdog = threading.Timer(RUN_TIMEOUT * len(runs), child.kill)
-            watchdog.start()
-            try:
-                assert child.stdout is not None
-                for line in child.stdout:
-                    name = line.removeprefix(DONE).strip() if line.startswith(DONE) else ""
-                    if name in waiting:
-                        spec, future = waiting.pop(name)
-                        future.set_result(_batch_run(where, spec, ""))
-                    else:
-                        said.append(line)
-                child.wait()
-            finally:
-                watchdog.cancel()
-            for spec, future in waiting.values():
-                future.set_result(_batch_run(where, spec, "".join(said)))
-    except BaseException as error:  # a test waiting on a future must not wait forever
-        for _, future in waiting.values():
-            if not future.done():
-                future.set_exception(error)
-        raise
+class _Batcher:
+    """A ``tests.suite_batch`` child process that makes the runs it is sent, one after another,
+    in-process: the interpreter, the imports and the parsed tables are paid once per process,
+    not once per run. Each run's future is set when the process says it is done; a run the
+    process did not finish (it died, or a run took over RUN_TIMEOUT: it is killed) gets status
+    -1 and the process's last words."""
+
+    def __init__(self) -> None:
+        self.where = Path(tempfile.mkdtemp(prefix="pinochle-batch-"))
+        self.child = subprocess.Popen(
+            [sys.executable, "-m", "tests.suite_batch", str(self.where)],
+            cwd=ROOT,
+            env=child_environment(),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.waiting: dict[str, tuple[_Spec, Future[SuiteRun]]] = {}
+        self.lock = threading.Lock()
+        self.progress = time.monotonic()
+        threading.Thread(target=self._read, name="suite-batch-reader", daemon=True).start()
+        threading.Thread(target=self._watch, name="suite-batch-watchdog", daemon=True).start()
+
+    @property
+    def load(self) -> int:
+        """Runs sent and not done."""
+        return len(self.waiting)
+
+    def alive(self) -> bool:
+        return self.child.poll() is None
+
+    def send(self, spec: _Spec, future: Future[SuiteRun]) -> None:
+        with self.lock:
+            if not self.waiting:
+                self.progress = time.monotonic()
+            self.waiting[spec.name] = (spec, future)
+        line = json.dumps({"name": spec.name, "args": list(spec.args), "mutant": spec.mutant})
+        assert self.child.stdin is not None
+        with contextlib.suppress(OSError):  # the process is gone: _read fails the run
+            self.child.stdin.write(line + "\n")
+            self.child.stdin.flush()
+
+    def _read(self) -> None:
+        said: list[str] = []
+        assert self.child.stdout is not None
+        for line in self.child.stdout:
+            name = line.removeprefix(DONE).strip() if line.startswith(DONE) else ""
+            with self.lock:
+                done = self.waiting.pop(name, None)
+                self.progress = time.monotonic()
+            if done is None:
+                said = [*said[-200:], line]
+            else:
+                done[1].set_result(_batch_run(self.where, done[0], ""))
+        self.child.wait()
+        with self.lock:
+            left, self.waiting = list(self.waiting.values()), {}
+        for spec, future in left:
+            future.set_result(_batch_run(self.where, spec, "".join(said)))
+        shutil.rmtree(self.where, ignore_errors=True)
+
+    def _watch(self) -> None:
+        while self.alive():
+            time.sleep(1)
+            with self.lock:
+                stuck = self.waiting and time.monotonic() - self.progress > RUN_TIMEOUT
+            if stuck:
+                self.child.kill()
+
+    def close(self) -> None:
+        """No more runs: the process ends after the run under way; killed if it does not."""
+        with contextlib.suppress(OSError):
+            assert self.child.stdin is not None
+            self.child.stdin.close()
+        try:
+            self.child.wait(timeout=5 if not self.waiting else 0.1)
+        except subprocess.TimeoutExpired:
+            self.child.kill()
+            self.child.wait()
+
+
+_BATCHERS: list[_Batcher] = []
+
+
+def _dispatch() -> None:
+    """Send the pending runs, each to the batch process with the fewest runs waiting: one per
+    core, or one in an xdist worker (the workers already take a core each)."""
+    with _lock:
+        if _deferring or not _pending:
+            return
+        runs = list(_pending)
+        _pending.clear()
+    wanted = 1 if "PYTEST_XDIST_WORKER" in os.environ else max(1, os.cpu_count() or 1)
+    _BATCHERS[:] = [b for b in _BATCHERS if b.alive()]
+    for spec, future in runs:
+        if len(_BATCHERS) < wanted:
+            _BATCHERS.append(_Batcher())
+        min(_BATCHERS, key=lambda b: b.load).send(spec, future)
 
 
 def start_suite(
