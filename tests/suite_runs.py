@@ -172,6 +172,7 @@ class _Batcher:
         self.waiting: dict[str, tuple[_Spec, Future[SuiteRun]]] = {}
         self.lock = threading.Lock()
         self.progress = time.monotonic()
+        self.ended = False
         threading.Thread(target=self._read, name="suite-batch-reader", daemon=True).start()
         threading.Thread(target=self._watch, name="suite-batch-watchdog", daemon=True).start()
 
@@ -185,9 +186,14 @@ class _Batcher:
 
     def send(self, spec: _Spec, future: Future[SuiteRun]) -> None:
         with self.lock:
-            if not self.waiting:
-                self.progress = time.monotonic()
-            self.waiting[spec.name] = (spec, future)
+            ended = self.ended
+            if not ended:
+                if not self.waiting:
+                    self.progress = time.monotonic()
+                self.waiting[spec.name] = (spec, future)
+        if ended:  # it died since it was chosen
+            future.set_result(_batch_run(self.where, spec, "the batch process had ended\n"))
+            return
         line = json.dumps({"name": spec.name, "args": list(spec.args), "mutant": spec.mutant})
         assert self.child.stdin is not None
         with contextlib.suppress(OSError):  # the process is gone: _read fails the run
@@ -208,10 +214,9 @@ class _Batcher:
                 done[1].set_result(_batch_run(self.where, done[0], ""))
         self.child.wait()
         with self.lock:
-            left, self.waiting = list(self.waiting.values()), {}
+            left, self.waiting, self.ended = list(self.waiting.values()), {}, True
         for spec, future in left:
             future.set_result(_batch_run(self.where, spec, "".join(said)))
-        shutil.rmtree(self.where, ignore_errors=True)
 
     def _watch(self) -> None:
         while self.alive():
@@ -231,9 +236,12 @@ class _Batcher:
         except subprocess.TimeoutExpired:
             self.child.kill()
             self.child.wait()
+        shutil.rmtree(self.where, ignore_errors=True)
 
 
 _BATCHERS: list[_Batcher] = []
+"""Every batch process of the session (those that died too: their folders are removed at the
+end)."""
 
 
 def _dispatch() -> None:
@@ -245,11 +253,12 @@ def _dispatch() -> None:
         runs = list(_pending)
         _pending.clear()
     wanted = 1 if "PYTEST_XDIST_WORKER" in os.environ else max(1, os.cpu_count() or 1)
-    _BATCHERS[:] = [b for b in _BATCHERS if b.alive()]
     for spec, future in runs:
-        if len(_BATCHERS) < wanted:
-            _BATCHERS.append(_Batcher())
-        min(_BATCHERS, key=lambda b: b.load).send(spec, future)
+        alive = [b for b in _BATCHERS if b.alive()]
+        if len(alive) < wanted:
+            alive.append(_Batcher())
+            _BATCHERS.append(alive[-1])
+        min(alive, key=lambda b: b.load).send(spec, future)
 
 
 def start_suite(
