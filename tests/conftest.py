@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -33,8 +34,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     rank: dict[str, int] = {}
     for item in items:
         path = item.nodeid.split("::")[0]
-        prefetches = callable(getattr(getattr(item, "module", None), "prefetch", None))
-        here = 0 if prefetches else 1 if item.get_closest_marker("slow") else 2
+        here = 0 if _prefetch_of(item) else 1 if item.get_closest_marker("slow") else 2
         rank[path] = min(rank.get(path, 2), here)
     items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
 
@@ -42,10 +42,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """Under xdist, a module goes whole to one worker (its child runs and session fixtures are
     made once, not once per worker), in the order collected (heaviest first, above)."""
-    from xdist.scheduler import LoadFileScheduling
+    from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
 
     config.option.loadscopereorder = False
     return LoadFileScheduling(config, log)
+
+
+_PREFETCHED: set[Callable[[], None]] = set()
+
+
+def _prefetch_of(item: pytest.Item) -> Callable[[], None] | None:
+    """The ``prefetch()`` of the item's module (tests/suite_runs.py), if it has one."""
+    prefetch = getattr(getattr(item, "module", None), "prefetch", None)
+    return prefetch if callable(prefetch) else None
+
+
+def _prefetch(items: list[pytest.Item]) -> None:
+    """Start, together, the child runs of the items' modules not started yet."""
+    with batched():
+        for item in items:
+            prefetch = _prefetch_of(item)
+            if prefetch is not None and prefetch not in _PREFETCHED:
+                _PREFETCHED.add(prefetch)
+                prefetch()
 
 
 @pytest.hookimpl(trylast=True)
@@ -54,29 +73,15 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     ``prefetch()`` (tests/suite_runs.py), called once here if any of its slow tests is selected,
     so its suite runs proceed on the other cores while earlier tests run."""
     if session.config.option.collectonly or hasattr(session.config, "workerinput"):
-        return  # an xdist worker runs only some of the items: its runs start on demand
-    done: set[object] = set()
-    with batched():
-        for item in session.items:
-            module = getattr(item, "module", None)
-            prefetch = getattr(module, "prefetch", None)
-            if callable(prefetch) and module not in done and item.get_closest_marker("slow"):
-                done.add(module)
-                prefetch()
-
-
-_PREFETCHED: set[object] = set()
+        return  # an xdist worker runs only some of the items: pytest_runtest_setup starts them
+    _prefetch([item for item in session.items if item.get_closest_marker("slow")])
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
     """An xdist worker starts a module's child runs at its first test there, all at once (the
     worker runs the whole module: ``pytest_xdist_make_scheduler``)."""
-    module = getattr(item, "module", None)
-    prefetch = getattr(module, "prefetch", None)
-    if hasattr(item.config, "workerinput") and callable(prefetch) and module not in _PREFETCHED:
-        _PREFETCHED.add(module)
-        with batched():
-            prefetch()
+    if hasattr(item.config, "workerinput"):
+        _prefetch([item])
 
 
 def pytest_sessionfinish(session: pytest.Session) -> None:

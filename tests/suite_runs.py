@@ -102,13 +102,11 @@ class _Spec:
         return args[len(args) - 1 - args[::-1].index("--conformance-report") + 1]
 
 
-def started(
-    key: tuple[Any, ...], work: Callable[[], Any], pool: ThreadPoolExecutor = AT_ONCE
-) -> Future[Any]:
+def started(key: tuple[Any, ...], work: Callable[[], Any]) -> Future[Any]:
     """The work ``key``, started in the background on first asking; the same future after."""
     with _lock:
         if key not in _started:
-            _started[key] = pool.submit(work)
+            _started[key] = AT_ONCE.submit(work)
         return _started[key]
 
 

@@ -84,7 +84,7 @@ def test_replay_bad_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     bad.write_text(json.dumps({"format": "other"}))
     assert cli.main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err
-    assert str(bad) in err and "required property" in err and len(err.splitlines()) == 1
+    assert str(bad) in err and "'version'" in err and len(err.splitlines()) == 1
     bad.write_bytes(b'{"format": "\xff"}')
     assert cli.main(["replay", str(bad)]) == 2
     err = capsys.readouterr().err

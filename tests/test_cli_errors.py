@@ -62,14 +62,16 @@ def inputs(tmp_path: Path) -> Path:
 
 
 def case(name: str, argv: str, status: int, says: str, *marks: Any) -> Any:
-    """One bad invocation: ``argv`` ({in} is the inputs folder), its status, what its line says."""
+    """One bad invocation: ``argv`` ({in} is the inputs folder), its status, what its line says.
+    Where argparse or jsonschema words the fault, only the input it names is asserted (their
+    wording is theirs, and changes between releases)."""
     return pytest.param(argv, status, says, id=name, marks=marks)
 
 
 BAD = [
     # no command, or no such command
-    case("no-command", "", USAGE, "required: command"),
-    case("unknown-command", "nope", USAGE, "invalid choice: 'nope'"),
+    case("no-command", "", USAGE, "command"),
+    case("unknown-command", "nope", USAGE, "'nope'"),
     # play
     case("play-variant", "play --variant nope", USAGE, "--variant"),
     case("play-seed", "play --seed x", USAGE, "seed 'x' is not an integer"),
@@ -86,10 +88,10 @@ BAD = [
     case("replay-folder", "replay {in}/adir", USAGE, "is a folder, not a file"),
     case("replay-bad-json", "replay {in}/bad.json", USAGE, "bad.json:2: not JSON"),
     case("replay-deep", "replay {in}/deep.json", USAGE, "nested too deeply"),
-    case("replay-shape", "replay {in}/shape.json", USAGE, "'format' is a required property"),
+    case("replay-shape", "replay {in}/shape.json", USAGE, "'format'"),
     # spec
-    case("spec-unknown", "spec nope", USAGE, "invalid choice: 'nope'"),
-    case("spec-check-and-write", "spec coverage --check --write", USAGE, "not allowed with"),
+    case("spec-unknown", "spec nope", USAGE, "'nope'"),
+    case("spec-check-and-write", "spec coverage --check --write", USAGE, "--check"),
     case("spec-site-to-file", "spec site -o {in}/file.txt", USAGE, "is a file, not a folder"),
     case("spec-site-in-file", "spec site -o {in}/file.txt/site", USAGE, "is a file"),
     # suite export
@@ -123,8 +125,8 @@ BAD = [
     case("report-shape", "report {in}/shape.json -o {in}/s", USAGE, "not a conformance report"),
     case("report-to-file", "report {in}/report.json -o {in}/file.txt", USAGE, "is a file"),
     # adapter
-    case("adapter-unknown", "adapter nope", USAGE, "invalid choice: 'nope'"),
-    case("adapter-language", "adapter new cobol {in}/x", USAGE, "invalid choice: 'cobol'"),
+    case("adapter-unknown", "adapter nope", USAGE, "'nope'"),
+    case("adapter-language", "adapter new cobol {in}/x", USAGE, "'cobol'"),
     case("adapter-to-file", "adapter new python {in}/file.txt", USAGE, "is a file"),
     case("adapter-over-files", "adapter new python {in}/starter", USAGE, "exists already"),
     # smoke
@@ -138,7 +140,7 @@ BAD = [
     case("fuzz-seconds-zero", "fuzz --engine x --seconds 0", USAGE, "not above zero"),
     case("fuzz-hands", "fuzz --engine x --hands -1", USAGE, "not above zero"),
     case("fuzz-timeout", "fuzz --engine x --engine-timeout -1", USAGE, "not above zero"),
-    case("fuzz-both-budgets", "fuzz --engine x --hands 1 --seconds 1", USAGE, "not allowed"),
+    case("fuzz-both-budgets", "fuzz --engine x --hands 1 --seconds 1", USAGE, "--hands"),
     case("fuzz-option-form", "fuzz --engine x --option bad", USAGE, "name=value"),
     case("fuzz-module", "fuzz --engine nope.module:server --in-process", USAGE, "cannot import"),
     case("fuzz-out-file", " ".join(FUZZ) + " --out {in}/file.txt", USAGE, "is a file"),

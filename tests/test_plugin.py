@@ -13,10 +13,9 @@ import pytest
 
 from pytest_pinochle import plugin
 from pytest_pinochle.tables import TABLES_DIR, load_table
-from tests.suite_runs import ROOT, run_suite
+from tests.suite_runs import BASE_ARGS, ROOT, run_suite
 
-QUIET = ["-q", "-p", "no:cacheprovider", "-p", "no:randomly", "-p", "no:xdist"]
-QUIET += ["-p", "no:unraisableexception"]  # its garbage collection over this whole process
+QUIET = list(BASE_ARGS)
 
 
 def run_in_process(args: list[str], report: Path | None = None) -> tuple[int, dict[str, Any]]:

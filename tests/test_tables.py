@@ -89,3 +89,19 @@ def test_the_good_fixture_loads(tmp_path: Path) -> None:
     path.write_text(GOOD, encoding="utf-8")
     (case,) = load_table(path)
     assert case.params["hand"] == ["Ah", "Th", "Kh", "Qh", "Jh"]
+
+
+def test_a_table_rewritten_in_place_is_read_again(tmp_path: Path) -> None:
+    """A process keeps the tables it parsed (``load_table``), by content, not by time: the same
+    file rewritten at once, at the same size, gives its new cases, or its new fault."""
+    path = tmp_path / "good.yaml"
+    path.write_text(GOOD, encoding="utf-8")
+    assert load_table(path)[0].expect == {"total": 16}
+    path.write_text(GOOD.replace("{total: 16}", "{total: 15}"), encoding="utf-8")
+    assert load_table(path)[0].expect == {"total": 15}
+    path.write_text(GOOD.replace("{total: 16}", "{totl: 16}"), encoding="utf-8")
+    with pytest.raises(CaseError, match="unknown field 'totl'"):
+        load_table(path)
+    path.write_text(GOOD, encoding="utf-8")
+    first, again = load_table(path), load_table(path)
+    assert first == again and first is not again  # a fresh list each time

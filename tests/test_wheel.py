@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.suite_runs import AT_ONCE, started
+from tests.suite_runs import started
 from tests.test_layers import PACKAGES
 
 pytestmark = pytest.mark.slow  # builds the wheel and a fresh virtualenv
@@ -60,7 +60,7 @@ def build_and_install(where: Path) -> tuple[Path | None, str]:
 
 def _start() -> Future[tuple[Path | None, str]]:
     where = Path(tempfile.mkdtemp(prefix="pinochle-wheel-"))
-    return started(("wheel",), lambda: build_and_install(where), AT_ONCE)
+    return started(("wheel",), lambda: build_and_install(where))
 
 
 def prefetch() -> None:
