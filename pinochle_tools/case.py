@@ -21,8 +21,9 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
+from pytest_pinochle import charges, wording
 from pytest_pinochle.house_rules import DERIVED, SKIP
-from pytest_pinochle.session import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine
+from pytest_pinochle.session import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine, trace_of
 from pytest_pinochle.tables import load_cases, request_line
 from specdata import FEATURES_DIR
 
@@ -86,7 +87,9 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
         out.write(f"skipped: {plan.reason}\n")
         return PASSED
     params = plan.params
+    hand_worked = None
     if plan.kind == DERIVED and plan.expect is not None:
+        hand_worked = record["expect"]
         out.write(f"{plan.reason}\n")
         record = {**record, "expect": plan.expect}
     traffic = io.StringIO()
@@ -115,7 +118,17 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
         return PASSED
     out.write("comparison: failed\n")
     out.writelines(f"  - {m}\n" for m in mismatches)
-    if record["why"]:
+    # Charged as the suite charges it: the params sent, the expectation judged, the trace.
+    found = charges.charge(
+        method, params, record["expect"], answer, trace_of(method, params), record["rule"],
+        record["uses"],
+    )  # fmt: skip
+    out.write(f"charged to: {', '.join(found.rules)} (at {found.at})\n")
+    if hand_worked is not None:
+        # The hand-worked reasoning is about another answer: say what the house options changed.
+        for line in wording.house_changed(method, hand_worked, record["expect"]):
+            out.write(line.removeprefix("  ") + "\n")
+    elif record["why"]:
         out.write(f"why: {record['why']}\n")
     return FAILED
 

@@ -52,6 +52,19 @@ class OwnCases(TypedDict):
     passed: int
 
 
+class WhereEntry(TypedDict, total=False):
+    """Where the answers part, as data (``Where.as_dict``)."""
+
+    method: str
+    point: str
+    field: str
+    hand: int
+    index: int
+    seat: int
+    trick: int
+    team: int
+
+
 class ChargeEntry(TypedDict):
     """A charge as the report carries it (``Charge.as_dict``)."""
 
@@ -59,6 +72,8 @@ class ChargeEntry(TypedDict):
     also: list[str]
     at: str
     detail: NotRequired[str]
+    where: NotRequired[WhereEntry]
+    ambiguous: NotRequired[bool]
 
 
 class Evidence(ChargeEntry):
@@ -78,6 +93,36 @@ class SuspectEntry(TypedDict):
 
 
 @dataclass(frozen=True)
+class Where:
+    """Where an engine's answer first leaves the expectation: the method, the point of the
+    answer (``call``, ``play``, ``trick winner``, ``meld``, ``delta`` ...), the answer's field,
+    and the hand (0-based, in a game), action or call index, seat, trick (0-based) and team."""
+
+    method: str
+    point: str
+    field: str
+    hand: int | None = None
+    index: int | None = None
+    seat: int | None = None
+    trick: int | None = None
+    team: int | None = None
+    shown: str = ""
+    """The action or call at ``index`` as the request gave it (for the words only)."""
+
+    def text(self) -> str:
+        """The place in words (``hand 2 trick 3 winner``, ``call 0 (seat 1: bid 150)``)."""
+        return wording.charge_at(self)
+
+    def as_dict(self) -> WhereEntry:
+        entry = WhereEntry(method=self.method, point=self.point, field=self.field)
+        for key in ("hand", "index", "seat", "trick", "team"):
+            value = getattr(self, key)
+            if value is not None:
+                entry[key] = value
+        return entry
+
+
+@dataclass(frozen=True)
 class Charge:
     """Where one failure points: the rules that may be wrong (most likely first) and why."""
 
@@ -85,11 +130,20 @@ class Charge:
     at: str
     """Where the answer first differs (``trick 3 winner``, ``melds``, ``action 8 (play Kc)``)."""
     detail: str
+    where: Where | None = None
+    """The same place as data, where the trace placed it."""
+    ambiguous: bool = False
+    """The rules are named alike: the answer singles out none of them (a meld total), so the
+    passing answers decide between them (``diagnose``)."""
 
     def as_dict(self) -> ChargeEntry:
         entry = ChargeEntry(rule=self.rules[0], also=list(self.rules[1:]), at=self.at)
         if self.detail:
             entry["detail"] = self.detail
+        if self.where is not None:
+            entry["where"] = self.where.as_dict()
+        if self.ambiguous:
+            entry["ambiguous"] = True
         return entry
 
 
@@ -103,6 +157,9 @@ class Outcome:
     rule: str
     uses: tuple[str, ...] = ()
     charge: Charge | None = None
+    covers: frozenset[str] = frozenset()
+    """The rules the reference used in deciding the question asked (its trace): a passing
+    answer is evidence for each of them (spectrum-based fault localisation)."""
 
 
 @dataclass
@@ -115,13 +172,17 @@ class Suspect:
     """A case that asks about this rule alone (not a whole hand) fails: direct evidence."""
     failed: int = 0
     passed: int = 0
+    covered: int = 0
+    """Passing answers the rule helped decide (their trace names it), its own cases included."""
     evidence: list[Evidence] = field(default_factory=list)
 
     @property
     def score(self) -> float:
-        # Ochiai's ratio without the constant factor: failures charged against the passes of the
-        # rule's own cases, so a rule that fails 9 cases of 10 outranks one failing 9 of 90.
-        return self.weight / math.sqrt(self.weight + self.passed) if self.weight else 0.0
+        # Ochiai's ratio without the constant factor: failures charged against the passing
+        # answers the rule decided, so a rule that fails 9 answers of 10 outranks one failing 9
+        # of 90, and a rule every passing hand exercises is cleared by them.
+        passed = max(self.passed, self.covered)
+        return self.weight / math.sqrt(self.weight + passed) if self.weight else 0.0
 
     def as_dict(self) -> SuspectEntry:
         return SuspectEntry(
@@ -498,7 +559,7 @@ def _rule_variants() -> dict[str, tuple[str, ...]]:
     return {rule.id: rule.variants for rule in load_catalogue().values()}
 
 
-def _applies(rule: str, variant: str) -> bool:
+def applies(rule: str, variant: str) -> bool:
     """Whether ``rule`` is a rule of ``variant`` (an unknown rule or variant: assumed so)."""
     variants = _rule_variants().get(rule)
     return not variants or not variant or variant in variants
@@ -547,7 +608,7 @@ def score_divergence(
             found.append("SCORE-TRICK-MINIMUM")
         if meld is not None and meld < TWENTY:
             found.append("MELD-MINIMUM")
-        found = [r for r in found if _applies(r, variant)]
+        found = [r for r in found if applies(r, variant)]
         plain = ["SCORE-MADE", "SCORE-SET"] if expect.get("made") else ["SCORE-SET", "SCORE-MADE"]
         return [*found, *(r for r in rules if r.startswith(score_rules)), *plain]
 
@@ -635,10 +696,12 @@ def _total_divergence(
 
 def _direct_rule(o: Outcome) -> str | None:
     """The rule a failed case accuses directly: a case that asks one question (not a whole
-    hand) accuses its own rule, or the rule of the call or meld item its answer got wrong."""
+    hand) accuses its own rule, or the rule of the call or meld item its answer got wrong; any
+    answer the reference's trace placed (a point of a whole hand included) accuses the rule
+    that decided that point."""
     if o.charge is None or o.charge.at == "answer":
         return o.rule
-    if _plain_at(o.charge.at):
+    if _plain_at(o.charge.at) or (o.charge.where is not None and not o.charge.ambiguous):
         return o.charge.rules[0]
     return None
 
@@ -646,7 +709,7 @@ def _direct_rule(o: Outcome) -> str | None:
 def _ambiguous(charge: Charge) -> bool:
     """A charge naming several rules none of which the answer singles out (a meld total of an
     engine reporting no items): it counts against none of them as a failure of its own."""
-    return charge.at == MELD_TOTAL and len(charge.rules) > 1
+    return charge.ambiguous or (charge.at == MELD_TOTAL and len(charge.rules) > 1)
 
 
 def _plain_at(at: str) -> bool:
@@ -703,8 +766,12 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     for accused in accusations:
         if accused in suspects:
             suspects[accused].direct = True
+    covered: Counter[str] = Counter()
+    for o in items:
+        if o.status == "passed":
+            covered.update(o.covers)
     for r, s in suspects.items():
-        s.failed, s.passed = own_failed[r], own_passed[r]
+        s.failed, s.passed, s.covered = own_failed[r], own_passed[r], covered[r]
         # Evidence that names the rule first, from a case asking one question, is quoted first.
         s.evidence = sorted(
             s.evidence, key=lambda ev: (ev["rule"] != r, not _plain_at(str(ev["at"])))

@@ -7,6 +7,7 @@ diagnosis (``diagnosis``) names the rules most likely wrong, and the JSON names 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter, defaultdict
 from collections.abc import Generator, Mapping
@@ -20,11 +21,11 @@ import pytest
 from pinochle_adapters.client import EngineError
 from specdata.files import write_atomic
 
-from . import diagnosis, wording
+from . import charges, diagnosis, wording
 from .diagnosis import Charge, Outcome, SuspectEntry
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .house_rules import DERIVED, HOUSE_SKIP, is_undeclared
-from .session import REFERENCE_SHOWN, state_of
+from .session import REFERENCE_SHOWN, state_of, trace_of
 from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, CaseFailed, CaseItem, request_line
 from .tags import (
     FIXED_ATTR,
@@ -130,12 +131,30 @@ def _scenario_charge(item: pytest.Item) -> Charge | None:
     if not isinstance(rule, str) or not rule:
         return None
     uses = uses_property(property_of_item(item, USES_PROPERTY))
+    method, params = situation.method, situation.params
     try:
-        return diagnosis.charge_case(
-            situation.method, situation.params, situation.expected, situation.answer, rule, uses
+        return charges.charge(
+            method, params, situation.expected, situation.answer, _trace(method, params), rule, uses
         )
     except Exception:  # an answer of an unforeseen shape: the verdict stands without it
         return None
+
+
+def _trace(method: str, params: Mapping[str, object]) -> list[dict[str, Any]]:
+    """The reference's trace of the question sent (empty when it cannot say)."""
+    try:
+        return trace_of(method, dict(params))
+    except Exception:  # the trace only sharpens a charge: without it the charge stands
+        return []
+
+
+def covers(request: object) -> frozenset[str]:
+    """The rules the reference used in deciding a request line's question (its trace)."""
+    try:
+        message = json.loads(str(request))
+        return frozenset(charges.coverage(_trace(message["method"], message["params"])))
+    except (ValueError, TypeError, KeyError):
+        return frozenset()
 
 
 def property_of_item(item: pytest.Item, key: str) -> object:
@@ -211,6 +230,7 @@ class Reporter:
         self.properties: dict[str, list[tuple[str, object]]] = {}
         """Node ID -> the user properties of a suite item's latest report, to name the rule of
         an item whose xdist worker crashed (xdist's report of the crash carries none)."""
+        self._diagnosis: list[SuspectEntry] | None = None
         self.unplaced: list[str] = []
         """Items whose worker crashed before any report of theirs came: their rule is unknown,
         so the report cannot count them and is marked partial."""
@@ -235,9 +255,13 @@ class Reporter:
             error = call.excinfo.value
             assert isinstance(error, CaseFailed)
             detail = str(error.mismatches[0]) if error.mismatches else ""
+            # Charged against what was judged: the params sent (under the engine's options) and
+            # the expectation the answer was compared with (derived, where it is).
+            sent, judged = item.sent, item.expected
             try:
-                charge = diagnosis.charge_case(
-                    case.method, case.request, case.expect, answer, case.rule, case.uses, detail
+                traced = _trace(case.method, sent)
+                charge = charges.charge(
+                    case.method, sent, judged, answer, traced, case.rule, case.uses, detail
                 )
             except Exception:  # an answer of an unforeseen shape: the verdict stands without it
                 charge = Charge((case.rule,), "answer", detail)
@@ -356,8 +380,24 @@ class Reporter:
         return sum(totals[s] + derived[s] for s in ("passed", "failed", "errored"))
 
     def diagnosis(self) -> list[SuspectEntry]:
-        """The rules most likely wrong, most likely first (see ``diagnosis``)."""
-        return diagnosis.diagnose(self.outcomes.values())
+        """The rules most likely wrong, most likely first (see ``diagnosis``); each passing
+        answer speaks for the rules the reference used in deciding it."""
+        if self._diagnosis is None:
+            outcomes = list(self.outcomes.values())
+            if any(o.status in ("failed", "errored") for o in outcomes):
+                outcomes = [
+                    dataclasses.replace(
+                        o, covers=covers(self.details.get(o.node, {}).get("request"))
+                    )
+                    if o.status == "passed"
+                    else o
+                    for o in outcomes
+                ]
+            self._diagnosis = diagnosis.diagnose(outcomes)
+        return self._diagnosis
+
+    def _covers(self, node: str) -> frozenset[str]:
+        return covers(self.details.get(node, {}).get("request"))
 
     def engine_info(self) -> dict[str, Any]:
         """The engine under test: its command and, once started, its initialize name and version."""

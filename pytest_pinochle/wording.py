@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from . import notation
 
 if TYPE_CHECKING:
-    from .diagnosis import SuspectEntry
+    from .diagnosis import SuspectEntry, Where
     from .tables import Case
 
 # --- one mismatch (compare) -------------------------------------------------------------------
@@ -148,7 +148,9 @@ def case_text(
     """A table case in the game's language: rules, question, expected and actual answer.
 
     ``house``: the options the engine plays in place of the case's; ``derived``: why the
-    expectation is derived rather than hand-worked (None when it is hand-worked).
+    expectation is derived rather than hand-worked (None when it is hand-worked). A derived
+    case says what the house options changed (the hand-worked fields it replaced), not the
+    hand-worked reasoning, which is about another answer.
     """
     method, why = case.method, case.why
     lines = [
@@ -171,9 +173,25 @@ def case_text(
     if answer is not None:
         lines.append("  engine answered:")
         lines += field_lines(method, "result", {k: answer[k] for k in expected if k in answer})
-    if why:
+    if derived is not None:
+        lines += house_changed(method, case.expect, expected)
+    elif why:
         lines.append(f"  why: {why}")
     return "\n".join(lines)
+
+
+def house_changed(
+    method: str, hand_worked: Mapping[str, object], judged: Mapping[str, object]
+) -> list[str]:
+    """The hand-worked fields a derived expectation replaced, as lines: what the house options
+    changed (the hand-worked answer's reasoning holds for the case's own options only)."""
+    changed = {k: v for k, v in hand_worked.items() if k in judged and judged[k] != v}
+    if not changed:
+        return []
+    return [
+        "  the house options changed the hand-worked answer (not judged here):",
+        *("  " + line for line in field_lines(method, "result", changed)),
+    ]
 
 
 def case_failed(description: str, mismatches: Iterable[object], request: str | None) -> str:
@@ -428,6 +446,29 @@ def derived_reason(house: str, needed: str) -> str:
 
 
 # --- charges and the diagnosis (diagnosis, report) --------------------------------------------
+
+
+def charge_at(where: Where) -> str:
+    """Where a charge places a failure, in words: ``call 0 (seat 1: bid 150)``, ``action 8
+    (play Kc)``, ``seat 2 meld``, ``trick 3 winner``, ``field delta (team 1)``; a game's hand
+    first (``hand 2 ...``, 1-based like the tricks)."""
+    field, point = where.field, where.point
+    if where.index is not None and field in ("call", "action"):
+        word = "play" if where.method == "play_tricks" else field
+        text = f"{word} {where.index}" + (f" ({where.shown})" if where.shown else "")
+    elif where.trick is not None:
+        text = f"trick {where.trick + 1} {point.removeprefix('trick ')}"
+    elif where.seat is not None and field == "meld":
+        text = f"seat {where.seat} meld"
+    elif field == "team_meld":
+        text = "team meld"
+    elif where.method == "meld":
+        text = "meld total"
+    elif where.method in ("play_hand", "play_game", "play_tricks"):
+        text = field + (f" (team {where.team})" if where.team is not None else "")
+    else:
+        text = "field " + field + (f" (team {where.team})" if where.team is not None else "")
+    return f"hand {where.hand + 1} {text}" if where.hand is not None else text
 
 
 def charge_refused(said: str) -> str:

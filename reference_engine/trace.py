@@ -19,7 +19,7 @@ from specdata.vocabulary import MELD_RULES
 from . import auction, meld, scoring, tricks
 from .actions import BID, KIND_BITS, KIND_MASK, PASS, PLAY, Action, parse
 from .auction import AuctionState, Call
-from .cards import NUM_RANKS, TEN, Card
+from .cards import KING, NUM_RANKS, QUEEN, TEN, Card
 from .errors import IllegalAction, PinochleError
 from .game import check_hands
 from .hand import HandState, Phase, Trick
@@ -239,6 +239,12 @@ def meld_items(
         found.append(
             Decision("MELD-TYPES", "meld kept", "royal_marriage", seat=seat,
                      also=("MELD-ROYAL-MARRIAGE", "MELD-RUN"))
+        )  # fmt: skip
+    if min(hand[trump * NUM_RANKS + KING], hand[trump * NUM_RANKS + QUEEN]):
+        # A K-Q of trumps is a royal marriage (or inside a run), never also a plain marriage.
+        found.append(
+            Decision("MELD-MARRIAGE", "meld kept", "marriage", seat=seat,
+                     also=("MELD-ROYAL-MARRIAGE",))
         )  # fmt: skip
     tens = min(hand[s * NUM_RANKS + TEN] for s in range(4))
     if tens:
