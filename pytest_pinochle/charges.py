@@ -22,7 +22,7 @@ from specdata import RULE_ID
 
 from . import wording
 from .compare import TotalsOnly, compare_at
-from .diagnosis import Charge, Where, applies, charge_case
+from .diagnosis import Charge, Where, applies, charge_case, precedes
 
 Decision = Mapping[str, Any]
 """One point of the reference's answer with its deciding rule (JSON, see the module doc)."""
@@ -252,9 +252,10 @@ def _auction(
     params: Mapping[str, Any],
 ) -> _Found | None:
     calls = list(params.get("calls") or [])
-    want = _refusal(expect.get("violation"))
+    want = _expected_refusal(expect, "violation", decisions)
     got = _refusal(answer.get("violation"))
     turns = {d["index"]: d for d in decisions if d["point"] == "turn"}
+    last_turn = next((d for d in reversed(decisions) if d["point"] == "turn"), None)
     for d in decisions:
         if d["point"] != "call":
             continue
@@ -267,8 +268,8 @@ def _auction(
         point = str(d["point"])
         keys = {"turn": ("next_seat",), "min_bid": ("min_bid",), "can_pass": ("can_pass",),
                 "contract": ("complete", "winner", "contract")}.get(point, ())  # fmt: skip
-        if point == "turn" and d["index"] != len(calls) and want[0] is None:
-            continue
+        if point == "turn" and d is not last_turn:
+            continue  # next_seat is the seat to call after the calls judged
         for key in keys:
             if key in expect and not _same("auction", key, expect[key], answer.get(key)):
                 shown = wording.charge_differs(expect[key], answer.get(key), quoted=True)
@@ -282,6 +283,22 @@ def _call_text(calls: Sequence[Any], index: int) -> str:
     c = calls[index]
     said = "pass" if c.get("pass") else f"bid {c.get('bid')}"
     return f"seat {c.get('seat')}: {said}"
+
+
+def _expected_refusal(
+    expect: Mapping[str, Any], key: str, decisions: Sequence[Decision]
+) -> tuple[int | None, str]:
+    """The refusal the expectation states, or where it states none (a derived expectation cut
+    to the hand-worked fields, an answer judged on other fields), the reference's own."""
+    stated = expect.get(key)
+    if isinstance(stated, Mapping) and isinstance(stated.get("index"), int):
+        return _refusal(stated)
+    if key in expect and stated is None:
+        return None, ""
+    for d in decisions:
+        if d["point"] in ACTION_POINTS and d["value"] is False and d.get("index") is not None:
+            return int(d["index"]), str(d["rule"])
+    return None, ""
 
 
 def _refusal(value: object) -> tuple[int | None, str]:
@@ -316,7 +333,12 @@ def _action_verdict(
     if expected_refused and not engine_refused:
         return _Found(rules_of(d), where, wording.CHARGE_ACCEPTED)
     if expected_refused and engine_refused and want[1] != got[1]:
-        return _Found((*rules_of(d), got[1]), where, wording.charge_other_rule(got[1], want[1]))
+        detail = wording.charge_other_rule(got[1], want[1])
+        if precedes(got[1], want[1]):
+            # The engine stopped at a rule checked before the expected one: its reason is what
+            # differs (the expected rule was never reached).
+            return _Found((got[1], *rules_of(d)), where, detail)
+        return _Found((*rules_of(d), got[1]), where, detail)
     return None
 
 
@@ -332,7 +354,7 @@ def _hand(
     hand: int | None,
 ) -> _Found | None:
     """The first point of a hand (or of its last tricks) where the answers part."""
-    want = _refusal(expect.get("first_illegal"))
+    want = _expected_refusal(expect, "first_illegal", decisions)
     got = _refusal(answer.get("first_illegal"))
     meld_done = False
     for d in decisions:

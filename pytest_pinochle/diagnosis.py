@@ -220,7 +220,7 @@ def _said_rules(said: str, index: int | None, first_call: int | None) -> tuple[s
     return ("AUCTION-FIRST-BIDDER", *own) if wrong_start else own
 
 
-def _precedes(said: str, rule: str) -> bool:
+def precedes(said: str, rule: str) -> bool:
     """Whether the engine's rule is checked before the expected one (auction precedence)."""
     order = {r: i for i, r in enumerate(AUCTION_PRECEDENCE)}
     return said in order and rule in order and order[said] < order[rule]
@@ -295,7 +295,7 @@ def _refusal(
     if said != rule and RULE_ID.fullmatch(rule):
         where = int(e) if 0 <= e < len(actions) else None
         detail = wording.charge_other_rule(said, rule)
-        if _precedes(said, rule):
+        if precedes(said, rule):
             # The engine stopped at a rule checked before the expected one: the engine's reason
             # is what differs. The expected rule was never reached, so it is not named.
             return Charge(_said_rules(said, where, first_call), name(e), detail)

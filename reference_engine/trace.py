@@ -60,9 +60,8 @@ def turn(state: AuctionState, rules: Rules) -> Decision:
     fourth AUCTION-DEALER-FORCED, the end AUCTION-END, otherwise AUCTION-TURN."""
     if state.complete:
         forced = bool(state.calls) and len(state.passed) == 3 and state.high_bid is not None
-        rule = "AUCTION-END"
-        also = ("AUCTION-DEALER-FORCED",) if forced and _ended_by_forced(state, rules) else ()
-        return Decision(rule, "turn", None, len(state.calls), also=also)
+        duty = _ended_by_forced(state, rules) if forced else None
+        return Decision("AUCTION-END", "turn", None, len(state.calls), also=(duty,) if duty else ())
     if not state.calls:
         return Decision("AUCTION-FIRST-BIDDER", "turn", state.next_seat, 0)
     last, nxt = state.calls[-1][0], state.next_seat or 0
@@ -71,11 +70,13 @@ def turn(state: AuctionState, rules: Rules) -> Decision:
     return Decision("AUCTION-TURN", "turn", state.next_seat, len(state.calls), also=also)
 
 
-def _ended_by_forced(state: AuctionState, rules: Rules) -> bool:
+def _ended_by_forced(state: AuctionState, rules: Rules) -> str | None:
+    """The duty behind the last call when that forced call ended the auction, else None."""
     before = auction.start(rules, state.dealer)
-    for seat, call in state.calls[:-1]:
-        before = auction.apply_call(before, rules, seat, call)
-    return auction.forced_bid(before, rules) is not None
+    for seat, made in state.calls[:-1]:
+        before = auction.apply_call(before, rules, seat, made)
+    forced = auction.forced_bid(before, rules)
+    return forced[0] if forced is not None else None
 
 
 def call(state: AuctionState, rules: Rules, seat: int, made: Call, index: int) -> Decision:
@@ -122,7 +123,7 @@ def auction_trace(
         verdict = call(state, rules, seat, made, i)
         found.append(verdict)
         if not verdict.value:
-            return found, state
+            break  # the answer describes the auction before the refused call
         state = auction.apply_call(state, rules, seat, made)
     found.append(turn(state, rules))
     if not state.complete:
@@ -131,8 +132,11 @@ def auction_trace(
         rule = forced[0] if forced else "AUCTION-PASS-FINAL"
         found.append(Decision(rule, "can_pass", forced is None, len(state.calls)))
     else:
-        also = ("AUCTION-DEALER-FORCED",) if _ended_by_forced(state, rules) else ()
-        found.append(Decision("AUCTION-END", "contract", state.high_bid, len(calls), also=also))
+        # A forced bid that ends the auction decides the contract; otherwise the passes do.
+        forced_rule = _ended_by_forced(state, rules)
+        rules_of = (forced_rule, "AUCTION-END") if forced_rule else ("AUCTION-END",)
+        contract = Decision(rules_of[0], "contract", state.high_bid, len(state.calls))
+        found.append(replace(contract, also=rules_of[1:]))
     return found, state
 
 
