@@ -15,13 +15,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NotRequired, TypedDict
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
 from . import blame, wording
 from .blame import MELD_ITEM_RULE
 from .compare import Answer, TotalsOnly, compare_at, meld_diff
+from .verdicts import ChargeEntry, Evidence, OwnCases, SuspectEntry, Where
 
 MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
@@ -43,83 +43,6 @@ TWENTY = 20
 SCORE-TRICK-MINIMUM); a rule of another variant is dropped by the diagnosis (no cases)."""
 EVIDENCE_LIMIT = 3
 """How many failures each suspect quotes as evidence."""
-
-
-class OwnCases(TypedDict):
-    """How many of a suspect's own cases failed and passed."""
-
-    failed: int
-    passed: int
-
-
-class WhereEntry(TypedDict, total=False):
-    """Where the answers part, as data (``Where.as_dict``)."""
-
-    method: str
-    point: str
-    field: str
-    hand: int
-    index: int
-    seat: int
-    trick: int
-    team: int
-
-
-class ChargeEntry(TypedDict):
-    """A charge as the report carries it (``Charge.as_dict``)."""
-
-    rule: str
-    also: list[str]
-    at: str
-    detail: NotRequired[str]
-    where: NotRequired[WhereEntry]
-    ambiguous: NotRequired[bool]
-
-
-class Evidence(ChargeEntry):
-    """One failure quoted for a suspect: the case and its charge."""
-
-    case: str
-
-
-class SuspectEntry(TypedDict):
-    """One rule of the diagnosis, as the JSON report carries it."""
-
-    rule: str
-    score: float
-    direct: bool
-    own_cases: OwnCases
-    evidence: list[Evidence]
-
-
-@dataclass(frozen=True)
-class Where:
-    """Where an engine's answer first leaves the expectation: the method, the point of the
-    answer (``call``, ``play``, ``trick winner``, ``meld``, ``delta`` ...), the answer's field,
-    and the hand (0-based, in a game), action or call index, seat, trick (0-based) and team."""
-
-    method: str
-    point: str
-    field: str
-    hand: int | None = None
-    index: int | None = None
-    seat: int | None = None
-    trick: int | None = None
-    team: int | None = None
-    shown: str = ""
-    """The action or call at ``index`` as the request gave it (for the words only)."""
-
-    def text(self) -> str:
-        """The place in words (``hand 2 trick 3 winner``, ``call 0 (seat 1: bid 150)``)."""
-        return wording.charge_at(self)
-
-    def as_dict(self) -> WhereEntry:
-        entry = WhereEntry(method=self.method, point=self.point, field=self.field)
-        for key in ("hand", "index", "seat", "trick", "team"):
-            value = getattr(self, key)
-            if value is not None:
-                entry[key] = value
-        return entry
 
 
 @dataclass(frozen=True)

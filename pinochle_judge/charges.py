@@ -22,7 +22,8 @@ from specdata import RULE_ID
 
 from . import wording
 from .compare import TotalsOnly, compare_at
-from .diagnosis import Charge, Where, applies, charge_case, precedes
+from .diagnosis import Charge, applies, charge_case, precedes
+from .verdicts import Where
 
 Decision = Mapping[str, Any]
 """One point of the reference's answer with its deciding rule (JSON, see the module doc)."""
@@ -33,6 +34,14 @@ ACTION_POINTS = ("call", "play", "trump", "passing", "decision", "refused")
 MELD_POINTS = ("meld item", "meld kept")
 SCORE_POINTS = ("made", "delta", "scores", "game_winner")
 POINTS = ("card_points", "last trick")
+
+
+def house_changed(
+    method: str, hand_worked: Mapping[str, object], judged: Mapping[str, object]
+) -> list[str]:
+    """What the house options changed in a derived case's answer, as lines (the hand-worked
+    fields the derived expectation replaced; ``wording.house_changed``)."""
+    return wording.house_changed(method, hand_worked, judged)
 
 
 def rules_of(d: Decision) -> tuple[str, ...]:
@@ -82,7 +91,7 @@ def charge(
     )
     return Charge(
         named or (rule,),
-        found.where.text(),
+        wording.charge_at(found.where),
         found.detail,
         found.where,
         found.ambiguous and len(named) > 1,
