@@ -23,9 +23,12 @@ from hypothesis.errors import NoSuchExample
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
+from pinochle_adapters.reference import decisions
+from pinochle_judge import charges
 from pinochle_judge.capabilities import Capabilities, Skip, Translation
 from pinochle_judge.compare import Mismatch
 from pinochle_judge.house_rules import declared_options, played_options
+from pinochle_judge.verdicts import Where
 from reference_engine.variants import load_rules, variant_options
 
 from .choices import Choose, DrawChoices, RandomChoices, ReplayChoices
@@ -49,6 +52,8 @@ ROUND_METHODS = (
     "trick_winner",
     "card_points",
     "score_hand",
+    "play_tricks",
+    "play_game",
 )
 """The methods a round asks, one question each (a round is one "hand" of the campaign)."""
 
@@ -179,16 +184,21 @@ class Disagreement:
     actual: Any
     mismatches: list[Mismatch]
     rules: tuple[str, ...] = ()
-    """The rules it is charged to (the blame table), likeliest first."""
+    """The rules it is charged to, likeliest first."""
+    where: Where | None = None
+    """Where the answers part (the charge's place), when the reference's trace placed it."""
 
     @property
     def rule(self) -> str:
-        """The rule it is charged to: its bucket."""
+        """The rule it is charged to: the rule deciding the first point where the answers
+        part."""
         return self.rules[0] if self.rules else ""
 
     @property
     def key(self) -> tuple[str, str]:
-        """What makes two disagreements the same bug for a campaign: variant and rule."""
+        """What makes two disagreements the same deviation for a campaign: the variant and the
+        rule that decided the point where the engine's answer and the reference's first part
+        (the same deviation reached through another method or another deal is one)."""
         return (self.question.variant, self.rule)
 
 
@@ -238,19 +248,36 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
 
 
 def judged(engine: Engine, question: Question) -> Disagreement | Skipped | None:
-    """``check`` with the disagreement's rules filled in (the blame table)."""
+    """``check`` with the disagreement charged as the suite charges a failed case
+    (``pinochle_judge.charges``): to the rules that decided the first point where the engine's
+    answer and the reference's part, read from the reference's trace of the question. Where the
+    trace places nothing (an engine error), the blame table's rules."""
     found = check(engine, question)
-    if isinstance(found, Disagreement):
+    if not isinstance(found, Disagreement):
+        return found
+    actual = found.actual if isinstance(found.actual, Mapping) else {}
+    method, params = question.method, question.params
+    charge = charges.charge(method, params, found.expect, actual, decisions(method, params), "")
+    if charge.where is not None:
+        found.rules, found.where = charge.rules, charge.where
+    else:
         found.rules = likely_rules(question, found.expect, found.actual, found.mismatches)
-        seat = meld_seat(question, found.expect, found.actual)
-        methods = (engine.info or {}).get("methods", [])
-        asked = seat_meld_question(question, seat) if seat is not None else None
-        if asked is not None and "meld" in methods:
-            # A seat's meld total is wrong: the engine's own items of that hand say which meld.
-            items = judged(engine, asked)
-            if isinstance(items, Disagreement):
-                found.rules = tuple(dict.fromkeys([*items.rules, *found.rules]))
+    if charge.where is None or charge.ambiguous:
+        found.rules = _own_items(engine, question, found)
     return found
+
+
+def _own_items(engine: Engine, question: Question, found: Disagreement) -> tuple[str, ...]:
+    """A seat's meld total is wrong and the rules that may explain it are named alike: the
+    engine's own items of that hand (when it declares ``meld``) say which meld, first."""
+    seat = meld_seat(question, found.expect, found.actual)
+    methods = (engine.info or {}).get("methods", [])
+    asked = seat_meld_question(question, seat) if seat is not None else None
+    if asked is not None and "meld" in methods:
+        items = judged(engine, asked)
+        if isinstance(items, Disagreement):
+            return tuple(dict.fromkeys([*items.rules, *found.rules]))
+    return found.rules
 
 
 def disagreement(engine: Engine, question: Question) -> Disagreement | None:

@@ -22,7 +22,7 @@ from specdata import RULE_ID
 
 from . import wording
 from .compare import TotalsOnly, compare_at
-from .diagnosis import Charge, applies, charge_case, precedes
+from .diagnosis import KEPT, Charge, applies, charge_case, precedes
 from .verdicts import Where
 
 Decision = Mapping[str, Any]
@@ -50,8 +50,10 @@ def rules_of(d: Decision) -> tuple[str, ...]:
 
 
 def coverage(decisions: Iterable[Decision]) -> set[str]:
-    """Every rule the reference used in deciding an answer: what a passing answer clears."""
-    return {r for d in decisions for r in rules_of(d)}
+    """Every rule the reference used in deciding an answer: what a passing answer clears. A meld
+    the rules keep from counting (a near miss) is its own element (``KEPT``): an engine that
+    counts a near miss fails on those hands only, however often the meld itself passes."""
+    return {r + (KEPT if d["point"] == "meld kept" else "") for d in decisions for r in rules_of(d)}
 
 
 @dataclass(frozen=True)
@@ -60,6 +62,7 @@ class _Found:
     where: Where
     detail: str
     ambiguous: bool = False
+    kept: tuple[str, ...] = ()
 
 
 def charge(
@@ -95,6 +98,7 @@ def charge(
         found.detail,
         found.where,
         found.ambiguous and len(named) > 1,
+        tuple(r for r in found.kept if r in named),
     )
 
 
@@ -338,6 +342,9 @@ def _action_verdict(
         said = got[1]
         turn = turns.get(i)
         own = rules_of(turn) if said.endswith("-TURN") and turn is not None else rules_of(d)
+        if said in own:
+            # The engine names one of the rules that allow the action: it misreads that one.
+            own = (said, *own)
         return _Found((*own, said), where, wording.charge_refused(said))
     if expected_refused and not engine_refused:
         return _Found(rules_of(d), where, wording.CHARGE_ACCEPTED)
@@ -412,32 +419,56 @@ def _seat_meld(
     hand: int | None,
 ) -> _Found | None:
     """Each seat's meld total, then the teams': a seat's difference is charged to the rules of
-    the meld the reference found in that seat's hand (which one, the passing hands decide)."""
-    want, got = expect.get("meld"), answer.get("meld")
-    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got):
+    the meld the reference found in (or kept from) that seat's hand, alike (which one, the
+    passing hands decide). Where the expectation states no seat's meld, the reference's own
+    totals (its trace) are what the engine's are compared with: the hand parts there first."""
+    mine = {
+        s: [d for d in decisions if d["point"] in MELD_POINTS and d.get("seat") == s]
+        for s in range(4)
+    }
+    want = expect.get("meld") if "meld" in expect else [_worth(mine[s]) for s in range(4)]
+    got = answer.get("meld")
+    if isinstance(want, list) and isinstance(got, list) and len(want) == len(got) == 4:
         for seat, (w, g) in enumerate(zip(want, got, strict=True)):
-            if w == g:
-                continue
-            mine = [d for d in decisions if d["point"] in MELD_POINTS and d.get("seat") == seat]
-            rules = (*_meld_rules(mine, w, g), "MELD-TYPES")
-            where = Where(method, "meld", "meld", hand=hand, seat=seat)
-            return _Found(rules, where, wording.charge_differs(w, g), ambiguous=True)
+            if w != g:
+                return _meld_found(
+                    method, mine[seat], w, g, Where(method, "meld", "meld", hand, seat=seat)
+                )
     elif "meld" in expect and not _same(method, "meld", want, got):
         where = Where(method, "meld", "meld", hand=hand)
         return _Found(("MELD-TYPES",), where, wording.charge_differs(want, got))
-    if "team_meld" in expect and not _same(
-        method, "team_meld", expect["team_meld"], answer.get("team_meld")
-    ):
+    want_team, got_team = expect.get("team_meld"), answer.get("team_meld")
+    if "team_meld" in expect and not _same(method, "team_meld", want_team, got_team):
         where = Where(method, "meld", "team_meld", hand=hand)
-        shown = wording.charge_differs(expect["team_meld"], answer.get("team_meld"))
+        gap = _gap(want_team, got_team)
+        if gap is not None and isinstance(want_team, list) and isinstance(got_team, list):
+            team = next(t for t in (0, 1) if want_team[t] != got_team[t])
+            return _meld_found(
+                method, [*mine[team], *mine[team + 2]], want_team[team], got_team[team], where
+            )
+        shown = wording.charge_differs(want_team, got_team)
         return _Found(("MELD-ONE-HAND", "MELD-MINIMUM"), where, shown)
-    if "aces_around" in expect and not _same(
-        method, "aces_around", expect["aces_around"], answer.get("aces_around")
-    ):
-        where = Where(method, "aces_around", "aces_around", hand=hand)
-        shown = wording.charge_differs(expect["aces_around"], answer.get("aces_around"))
+    key = "aces_around"
+    if key in expect and not _same(method, key, expect[key], answer.get(key)):
+        where = Where(method, key, key, hand=hand)
+        shown = wording.charge_differs(expect[key], answer.get(key))
         return _Found(("MELD-ACES-DECLARED",), where, shown)
     return None
+
+
+def _worth(items: Iterable[Decision]) -> int:
+    """What the meld items the reference found add up to."""
+    return sum(int(d["value"]["points"]) for d in items if d["point"] == "meld item")
+
+
+def _meld_found(
+    method: str, items: Sequence[Decision], want: object, got: object, where: Where
+) -> _Found:
+    rules = (*_meld_rules(items, want, got), "MELD-TYPES")
+    counted = {r for d in items if d["point"] == "meld item" for r in rules_of(d)}
+    kept = [r for d in items if d["point"] == "meld kept" for r in rules_of(d)]
+    near = tuple(r for r in dict.fromkeys(kept) if r not in counted)
+    return _Found(rules, where, wording.charge_differs(want, got), ambiguous=True, kept=near)
 
 
 def _trick(
@@ -532,33 +563,39 @@ def _game(
     answer: Mapping[str, Any],
     decisions: Sequence[Decision],
 ) -> _Found | None:
-    """Each hand of a game in order (its dealer, then as a hand), the hand refused after the
-    game is won, then the game's own fields."""
+    """Each hand of a game in order (its dealer, then as a hand; a hand the expectation does not
+    list is walked against the reference's trace alone), the hand refused after the game is
+    won, then the game's scores, decided by the last hand's scoring."""
     lists = [list(a) if isinstance(a, list) else [] for a in params.get("actions") or []]
-    want_hands = expect.get("hands") if isinstance(expect.get("hands"), list) else []
-    got_hands = answer.get("hands") if isinstance(answer.get("hands"), list) else []
-    assert isinstance(want_hands, list) and isinstance(got_hands, list)
-    want_refused, got_refused = expect.get("first_illegal"), answer.get("first_illegal")
-    for k, want in enumerate(want_hands):
+    listed, given = expect.get("hands"), answer.get("hands")
+    want_hands = listed if isinstance(listed, list) else []
+    got_hands = given if isinstance(given, list) else []
+    played = sorted({int(d["hand"]) for d in decisions if isinstance(d.get("hand"), int)})
+    for k in played:
+        want = want_hands[k] if k < len(want_hands) and isinstance(want_hands[k], Mapping) else {}
         got = got_hands[k] if k < len(got_hands) and isinstance(got_hands[k], Mapping) else {}
-        if not isinstance(want, Mapping):
-            continue
         mine = [d for d in decisions if d.get("hand") == k]
         dealer = next((d for d in mine if d["point"] == "dealer"), None)
         if dealer is not None and "dealer" in want and want["dealer"] != got.get("dealer"):
             shown = wording.charge_dealer(want["dealer"], got.get("dealer"))
             return _Found(rules_of(dealer), Where("play_game", "dealer", "dealer", hand=k), shown)
-        want_h = {**want, "first_illegal": _in_hand(want_refused, k)}
-        got_h = {**got, "first_illegal": _in_hand(got_refused, k)}
+        want_h = dict(want)
+        if "first_illegal" in expect:
+            want_h["first_illegal"] = _in_hand(expect["first_illegal"], k)
+        got_h = {**got, "first_illegal": _in_hand(answer.get("first_illegal"), k)}
         actions = [str(a) for a in lists[k]] if k < len(lists) else []
         found = _hand("play_game", want_h, got_h, mine, actions, k)
         if found is not None:
             return found
+    want_refused, got_refused = expect.get("first_illegal"), answer.get("first_illegal")
     refused = [d for d in decisions if d["point"] == "refused" and d.get("index") is None]
-    if refused and _refusal(want_refused) != _refusal(got_refused):
+    if refused and "first_illegal" in expect and _refusal(want_refused) != _refusal(got_refused):
         d = refused[-1]
         where = Where("play_game", "refused", "first_illegal", hand=d.get("hand"))
         return _Found(rules_of(d), where, wording.charge_differs(want_refused, got_refused))
+    if played:
+        last = [d for d in decisions if d.get("hand") == played[-1]]
+        return _scoring("play_game", expect, answer, last, None)
     return None
 
 

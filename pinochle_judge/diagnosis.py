@@ -41,6 +41,8 @@ FORCED_PASSES = 3
 TWENTY = 20
 """The least meld and the least card points a double-deck team scores with (MELD-MINIMUM,
 SCORE-TRICK-MINIMUM); a rule of another variant is dropped by the diagnosis (no cases)."""
+KEPT = "~kept"
+"""How a passing answer's coverage marks a meld kept from counting (``charges.coverage``)."""
 EVIDENCE_LIMIT = 3
 """How many failures each suspect quotes as evidence."""
 
@@ -58,6 +60,9 @@ class Charge:
     ambiguous: bool = False
     """The rules are named alike: the answer singles out none of them (a meld total), so the
     passing answers decide between them (``diagnose``)."""
+    kept: tuple[str, ...] = ()
+    """The rules named for a meld the rules keep from counting (a near miss the engine may
+    count): the passing answers that speak for them are those with the same near miss."""
 
     def as_dict(self) -> ChargeEntry:
         entry = ChargeEntry(rule=self.rules[0], also=list(self.rules[1:]), at=self.at)
@@ -97,6 +102,8 @@ class Suspect:
     passed: int = 0
     covered: int = 0
     """Passing answers the rule helped decide (their trace names it), its own cases included."""
+    near: int = 0
+    """Failures that name the rule for a near miss only (``Charge.kept``)."""
     evidence: list[Evidence] = field(default_factory=list)
 
     @property
@@ -660,7 +667,7 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     cleared = {r for r in own_run if own_failed[r] == 0 and own_passed[r] > 0}
     suspects: dict[str, Suspect] = defaultdict(lambda: Suspect(""))
     accusations: list[str] = []
-    charged: list[list[str]] = []
+    charged: list[tuple[list[str], bool]] = []
     """The open rules each failure names, likeliest first."""
     for o in items:
         if o.status not in convicting:
@@ -674,12 +681,18 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
         # Cleared rules drop out; so do rules with no case of their own in this run (a family
         # named by a whole hand, such as the dix in double-deck), unless nothing else is left.
         open_rules = [r for r in dict.fromkeys(named) if r not in cleared]
-        live = [r for r in open_rules if own_run[r]] or open_rules or [o.rule]
-        charged.append(live)
-        for r, share in _shares(live).items():
+        if _ambiguous(charge):
+            # Named alike: each is a candidate the passing answers weigh (their trace), own
+            # cases or none.
+            live = open_rules or [o.rule]
+        else:
+            live = [r for r in open_rules if own_run[r]] or open_rules or [o.rule]
+        charged.append((live, _ambiguous(charge)))
+        for r, share in _shares(live, _ambiguous(charge)).items():
             s = suspects[r]
             s.rule = r
             s.weight += share
+            s.near += r in charge.kept
             s.evidence.append(Evidence(case=o.node, **charge.as_dict()))
         accused = _direct_rule(o)
         if accused is not None and _ambiguous(charge):
@@ -694,7 +707,10 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
         if o.status == "passed":
             covered.update(o.covers)
     for r, s in suspects.items():
-        s.failed, s.passed, s.covered = own_failed[r], own_passed[r], covered[r]
+        # Named mostly for a near miss: the passing answers with that near miss speak for it.
+        near = s.near * 2 > len(s.evidence)
+        s.failed, s.passed = own_failed[r], own_passed[r]
+        s.covered = covered[r + KEPT] if near else covered[r]
         # Evidence that names the rule first, from a case asking one question, is quoted first.
         s.evidence = sorted(
             s.evidence, key=lambda ev: (ev["rule"] != r, not _plain_at(str(ev["at"])))
@@ -702,10 +718,10 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     return [s.as_dict() for s in _explained_order(list(suspects.values()), charged)]
 
 
-def _shares(live: Sequence[str]) -> dict[str, float]:
+def _shares(live: Sequence[str], alike: bool = False) -> dict[str, float]:
     """How one failure's weight (1) is split among the rules it names: the first named is the
-    likeliest, so it takes twice the share of each other one."""
-    shares = [2.0 if i == 0 else 1.0 for i in range(len(live))]
+    likeliest, so it takes twice the share of each other one (``alike``: equal shares)."""
+    shares = [2.0 if i == 0 and not alike else 1.0 for i in range(len(live))]
     return {r: share / sum(shares) for r, share in zip(live, shares, strict=True)}
 
 
@@ -715,7 +731,9 @@ def _rank_key(s: Suspect) -> tuple[bool, float, float, str]:
     return (not s.direct, -s.score, -s.weight, s.rule)
 
 
-def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) -> list[Suspect]:
+def _explained_order(
+    suspects: list[Suspect], charged: Sequence[tuple[Sequence[str], bool]]
+) -> list[Suspect]:
     """Suspects likeliest first, each failure explained once: the best suspect is taken, every
     failure naming it is set aside, and the next is ranked on the failures left.
 
@@ -726,14 +744,14 @@ def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) 
     is the one it had when taken (what the suspects before it leave unexplained); suspects whose
     failures are all explained come last, in their own order.
     """
-    left = [list(live) for live in charged]
+    left = [(list(live), alike) for live, alike in charged]
     pool = {s.rule: s for s in suspects}
     whole = {s.rule: s.weight for s in suspects}
     order: list[Suspect] = []
     while pool:
         weights: defaultdict[str, float] = defaultdict(float)
-        for live in left:
-            for r, share in _shares(live).items():
+        for live, alike in left:
+            for r, share in _shares(live, alike).items():
                 weights[r] += share
         open_now = [s for r, s in pool.items() if weights[r] > 0]
         if not open_now:
@@ -743,7 +761,7 @@ def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) 
         best = min(open_now, key=_rank_key)
         order.append(best)
         del pool[best.rule]
-        left = [live for live in left if best.rule not in live]
+        left = [(live, alike) for live, alike in left if best.rule not in live]
     for s in pool.values():
         s.weight = whole[s.rule]
     return order + sorted(pool.values(), key=_rank_key)

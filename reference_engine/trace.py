@@ -19,7 +19,7 @@ from specdata.vocabulary import MELD_RULES
 from . import auction, meld, scoring, tricks
 from .actions import BID, KIND_BITS, KIND_MASK, PASS, PLAY, Action, parse
 from .auction import AuctionState, Call
-from .cards import KING, NUM_RANKS, QUEEN, TEN, Card
+from .cards import ACE, JACK, KING, NUM_RANKS, QUEEN, TEN, Card
 from .errors import IllegalAction, PinochleError
 from .game import check_hands
 from .hand import HandState, Phase, Trick
@@ -250,6 +250,14 @@ def meld_items(
             Decision("MELD-MARRIAGE", "meld kept", "marriage", seat=seat,
                      also=("MELD-ROYAL-MARRIAGE",))
         )  # fmt: skip
+    for rank, around in ((ACE, "aces_around"), (KING, "kings_around"), (QUEEN, "queens_around"),
+                         (JACK, "jacks_around")):  # fmt: skip
+        if not result.count(around) and sum(hand[s * NUM_RANKS + rank] > 0 for s in range(4)) == 3:
+            # Three suits of four: no around (the near miss an engine may count).
+            found.append(Decision("MELD-AROUNDS", "meld kept", around, seat=seat))
+    held = [hand[trump * NUM_RANKS + r] > 0 for r in (ACE, TEN, KING, QUEEN, JACK)]
+    if not runs and sum(held) == 4:
+        found.append(Decision("MELD-RUN", "meld kept", "run", seat=seat))
     tens = min(hand[s * NUM_RANKS + TEN] for s in range(4))
     if tens:
         found.append(Decision("MELD-TENS-AROUND", "meld kept", "tens_around", seat=seat))
