@@ -49,11 +49,36 @@ def rules_of(d: Decision) -> tuple[str, ...]:
     return (str(d["rule"]), *(str(r) for r in d.get("also") or ()))
 
 
-def coverage(decisions: Iterable[Decision]) -> set[str]:
-    """Every rule the reference used in deciding an answer: what a passing answer clears. A meld
-    the rules keep from counting (a near miss) is its own element (``KEPT``): an engine that
-    counts a near miss fails on those hands only, however often the meld itself passes."""
-    return {r + (KEPT if d["point"] == "meld kept" else "") for d in decisions for r in rules_of(d)}
+REVEALED_BY: dict[str, frozenset[str]] = {
+    point: frozenset(keys)
+    for points, keys in (
+        (MELD_POINTS, ("meld", "team_meld", "melds", "total", "delta", "scores", "hands")),
+        (
+            ("trick winner", "card_points", "last trick"),
+            ("tricks", "tricks_won", "card_points", "winner", "points", "delta", "scores", "hands"),
+        ),
+        (("made", "delta"), ("made", "delta", "scores", "hands")),
+        (("scores",), ("scores", "hands")),
+        (("game_winner",), ("game_winner", "hands", "next_dealer")),
+    )
+    for point in points
+}
+"""The expectation's fields that would show a wrong decision at each point (a point not
+listed shows in any answer: an action's verdict, the auction's fields)."""
+
+
+def coverage(decisions: Iterable[Decision], judged: Iterable[str] | None = None) -> set[str]:
+    """Every rule the reference used in deciding an answer that the expectation ``judged``
+    (its fields; None: all) would show: what a passing answer clears. A meld the rules keep from
+    counting (a near miss) is its own element (``KEPT``): an engine that counts a near miss
+    fails on those hands only, however often the meld itself passes."""
+    keys = None if judged is None else set(judged)
+    return {
+        r + (KEPT if d["point"] == "meld kept" else "")
+        for d in decisions
+        if keys is None or not keys.isdisjoint(REVEALED_BY.get(str(d["point"]), keys))
+        for r in rules_of(d)
+    }
 
 
 @dataclass(frozen=True)
@@ -205,13 +230,30 @@ def _meld(
 
 def _meld_rules(decisions: Iterable[Decision], want: object, got: object) -> tuple[str, ...]:
     """The rules of the meld the reference found in one hand: what it counted, and, where the
-    engine counted more, what it kept from counting."""
+    engine counted more, what it kept from counting (first, then)."""
     counted = [d for d in decisions if d["point"] == "meld item"]
     kept = [d for d in decisions if d["point"] == "meld kept"]
     more = isinstance(want, int) and isinstance(got, int) and got > want
     chosen = [*(kept if more else ()), *counted, *(() if more else kept)]
     found = [r for d in chosen for r in rules_of(d)]
     return tuple(dict.fromkeys(found)) or ("MELD-TYPES",)
+
+
+def _explaining(decisions: Iterable[Decision], want: object, got: object) -> str | None:
+    """The one meld of this hand whose worth is exactly the difference: a near miss the rules
+    keep from counting where the engine counted more, an item the reference counted where it
+    counted less. None when no meld, or more than one, is worth it."""
+    if not isinstance(want, int) or not isinstance(got, int) or want == got:
+        return None
+    point = "meld kept" if got > want else "meld item"
+    worth = [
+        str(d["rule"])
+        for d in decisions
+        if d["point"] == point
+        and isinstance(d.get("value"), Mapping)
+        and d["value"].get("points") == abs(got - want)
+    ]
+    return worth[0] if len(set(worth)) == 1 else None
 
 
 def _scoring(
@@ -341,7 +383,8 @@ def _action_verdict(
     if engine_refused and not expected_refused:
         said = got[1]
         turn = turns.get(i)
-        own = rules_of(turn) if said.endswith("-TURN") and turn is not None else rules_of(d)
+        turned = said.endswith("-TURN") or said == "AUCTION-PASS-FINAL"
+        own = (*rules_of(turn), "AUCTION-TURN") if turned and turn is not None else rules_of(d)
         if said in own:
             # The engine names one of the rules that allow the action: it misreads that one.
             own = (said, *own)
@@ -372,13 +415,17 @@ def _hand(
     """The first point of a hand (or of its last tricks) where the answers part."""
     want = _expected_refusal(expect, "first_illegal", decisions)
     got = _refusal(answer.get("first_illegal"))
+    # A call of a whole hand refused as out of turn (or as a passed seat's): the seats called
+    # in another order from the start, whichever call shows it.
+    opening = next((d for d in decisions if d["point"] == "turn"), None)
+    first_turn = {} if opening is None else {int(got[0]): opening} if got[0] is not None else {}
     meld_done = False
     for d in decisions:
         point = d["point"]
         if point in ACTION_POINTS and d.get("index") is not None:
             i = int(d["index"])
             text = actions[i] if i < len(actions) else ""
-            found = _action_verdict(method, d, want, got, {}, text, hand)
+            found = _action_verdict(method, d, want, got, first_turn, text, hand)
             if found is not None:
                 return found
             if i in (want[0], got[0]):
@@ -468,7 +515,12 @@ def _meld_found(
     counted = {r for d in items if d["point"] == "meld item" for r in rules_of(d)}
     kept = [r for d in items if d["point"] == "meld kept" for r in rules_of(d)]
     near = tuple(r for r in dict.fromkeys(kept) if r not in counted)
-    return _Found(rules, where, wording.charge_differs(want, got), ambiguous=True, kept=near)
+    shown = wording.charge_differs(want, got)
+    explained = _explaining(items, want, got)
+    if explained is not None:
+        # One meld of this hand is worth exactly the difference: it singles itself out.
+        return _Found((explained, *rules), where, shown, kept=near)
+    return _Found(rules, where, shown, ambiguous=True, kept=near)
 
 
 def _trick(

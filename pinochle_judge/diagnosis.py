@@ -15,6 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
@@ -72,7 +73,26 @@ class Charge:
             entry["where"] = self.where.as_dict()
         if self.ambiguous:
             entry["ambiguous"] = True
+        if self.kept:
+            entry["kept"] = list(self.kept)
         return entry
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Charge:
+        """The charge a report carries (``as_dict``), read back."""
+        rules = (str(raw["rule"]), *map(str, raw.get("also", [])))
+        place = raw.get("where")
+        where = None
+        if isinstance(place, Mapping):
+            where = Where(**{k: v for k, v in place.items() if k in Where.__dataclass_fields__})
+        return cls(
+            rules,
+            str(raw.get("at", "")),
+            str(raw.get("detail", "")),
+            where,
+            bool(raw.get("ambiguous", False)),
+            tuple(map(str, raw.get("kept", []))),
+        )
 
 
 @dataclass(frozen=True)
@@ -681,9 +701,12 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
         # Cleared rules drop out; so do rules with no case of their own in this run (a family
         # named by a whole hand, such as the dix in double-deck), unless nothing else is left.
         open_rules = [r for r in dict.fromkeys(named) if r not in cleared]
-        if _ambiguous(charge):
-            # Named alike: each is a candidate the passing answers weigh (their trace), own
-            # cases or none.
+        if charge.where is not None:
+            # Placed by the reference's trace, every rule named decided the point (the variant
+            # has it, the hand reached it): own cases or none, cleared or not, the passing
+            # answers weigh it (an own case can pass on an answer that does not show the rule).
+            live = list(dict.fromkeys(named)) or [o.rule]
+        elif _ambiguous(charge):
             live = open_rules or [o.rule]
         else:
             live = [r for r in open_rules if own_run[r]] or open_rules or [o.rule]

@@ -63,6 +63,7 @@ class ChargeEntry(TypedDict):
     detail: NotRequired[str]
     where: NotRequired[WhereEntry]
     ambiguous: NotRequired[bool]
+    kept: NotRequired[list[str]]
 
 
 class Evidence(ChargeEntry):

@@ -105,8 +105,7 @@ def charge_of(report: pytest.TestReport) -> Charge | None:
     raw = json_property(report, CHARGE_PROPERTY)
     if not isinstance(raw, dict):
         return None
-    rules = (str(raw["rule"]), *map(str, raw.get("also", [])))
-    return Charge(rules, str(raw.get("at", "")), str(raw.get("detail", "")))
+    return Charge.from_dict(raw)
 
 
 def _in_package(path: str) -> str:
@@ -151,13 +150,24 @@ def _trace(method: str, params: Mapping[str, object]) -> list[dict[str, Any]]:
         return []
 
 
-def covers(request: object) -> frozenset[str]:
-    """The rules the reference used in deciding a request line's question (its trace)."""
+def covers(request: object, judged: object = None) -> frozenset[str]:
+    """The rules the reference used in deciding a request line's question (its trace), of the
+    points the expectation's fields ``judged`` show (all, when not known)."""
     try:
         message = json.loads(str(request))
-        return frozenset(charges.coverage(_trace(message["method"], message["params"])))
+        fields = [str(k) for k in judged] if isinstance(judged, list) else None
+        return frozenset(charges.coverage(_trace(message["method"], message["params"]), fields))
     except (ValueError, TypeError, KeyError):
         return frozenset()
+
+
+def _judged_fields(item: pytest.Item) -> list[str] | None:
+    """The fields of the expectation an item's answer was judged on."""
+    if isinstance(item, CaseItem):
+        return sorted(item.expected)
+    situation = item.stash.get(SITUATION_KEY, None)
+    expected = getattr(situation, "expected", None)
+    return sorted(expected) if isinstance(expected, Mapping) else None
 
 
 def property_of_item(item: pytest.Item, key: str) -> object:
@@ -178,6 +188,11 @@ def _suite_version() -> str:
 def _request_line(method: str | None, params: Mapping[str, object] | None) -> str | None:
     """The request as one JSON line (``tables.request_line``), None when nothing was asked."""
     return None if method is None or params is None else request_line(method, params)
+
+
+JUDGED = "judged"
+"""The detail that lists the expectation's fields an item was judged on (for the diagnosis's
+spectrum; not written to the report)."""
 
 
 def _details(item: pytest.Item) -> dict[str, Any]:
@@ -202,6 +217,7 @@ def _details(item: pytest.Item) -> dict[str, Any]:
         "options": options,
         "method": method,
         "request": sent or _request_line(method, params),
+        JUDGED: _judged_fields(item),
     }
 
 
@@ -389,9 +405,7 @@ class Reporter:
             outcomes = list(self.outcomes.values())
             if any(o.status in ("failed", "errored") for o in outcomes):
                 outcomes = [
-                    dataclasses.replace(
-                        o, covers=covers(self.details.get(o.node, {}).get("request"))
-                    )
+                    dataclasses.replace(o, covers=self._covers(o.node))
                     if o.status == "passed"
                     else o
                     for o in outcomes
@@ -400,7 +414,8 @@ class Reporter:
         return self._diagnosis
 
     def _covers(self, node: str) -> frozenset[str]:
-        return covers(self.details.get(node, {}).get("request"))
+        details = self.details.get(node, {})
+        return covers(details.get("request"), details.get(JUDGED))
 
     def engine_info(self) -> dict[str, Any]:
         """The engine under test: its command and, once started, its initialize name and version."""
@@ -422,7 +437,8 @@ class Reporter:
                 "uses": list(o.uses),
                 "rules": [o.rule, *o.uses],
             }
-            cases[node].update(self.details.get(node, {}))
+            shown = {k: v for k, v in self.details.get(node, {}).items() if k != JUDGED}
+            cases[node].update(shown)
             if node in self.skips:
                 cases[node]["skip"] = self.skips[node]
                 if self.undeclared(node):

@@ -225,8 +225,10 @@ def meld_items(
     hand: Sequence[int], trump: int, rules: Rules, seat: int | None = None
 ) -> list[Decision]:
     """Each meld item of one hand with its rule (``value``: ``{id, count, points}``), then the
-    meld the rules keep from counting: a run's own king and queen (MELD-TYPES, or
-    MELD-ROYAL-MARRIAGE where an option lets them marry too), tens around (MELD-TENS-AROUND)."""
+    meld the rules keep from counting (``value``: ``{id, points}``, what one would be worth): a
+    run's own king and queen (MELD-TYPES), a K-Q of trumps as a plain marriage (MELD-MARRIAGE),
+    the near misses an engine may count (three suits of an around, four cards of a run), tens
+    around (MELD-TENS-AROUND)."""
     result = meld.meld(tuple(hand), trump, rules)
     found = [
         Decision(
@@ -239,29 +241,42 @@ def meld_items(
         for item in result.items
     ]
     runs = result.count("run")
+
+    def kept(rule: str, meld_id: str, *also: str) -> None:
+        """A meld the rules keep from counting here, with what it would be worth."""
+        worth = rules.meld_value(meld_id, 1) if meld_id in rules.meld_table else 0
+        value = {"id": meld_id, "points": worth}
+        found.append(Decision(rule, "meld kept", value, seat=seat, also=also))
+
     if runs and rules.run_royal != "both":
-        found.append(
-            Decision("MELD-TYPES", "meld kept", "royal_marriage", seat=seat,
-                     also=("MELD-ROYAL-MARRIAGE", "MELD-RUN"))
-        )  # fmt: skip
+        # A run's own K-Q is no royal marriage (MELD-ROYAL-MARRIAGE's run_royal, MELD-TYPES).
+        kept("MELD-ROYAL-MARRIAGE", "royal_marriage", "MELD-TYPES", "MELD-RUN")
     if min(hand[trump * NUM_RANKS + KING], hand[trump * NUM_RANKS + QUEEN]):
         # A K-Q of trumps is a royal marriage (or inside a run), never also a plain marriage.
-        found.append(
-            Decision("MELD-MARRIAGE", "meld kept", "marriage", seat=seat,
-                     also=("MELD-ROYAL-MARRIAGE",))
-        )  # fmt: skip
-    for rank, around in ((ACE, "aces_around"), (KING, "kings_around"), (QUEEN, "queens_around"),
-                         (JACK, "jacks_around")):  # fmt: skip
+        kept("MELD-MARRIAGE", "marriage", "MELD-ROYAL-MARRIAGE")
+    arounds = {
+        ACE: "aces_around",
+        KING: "kings_around",
+        QUEEN: "queens_around",
+        JACK: "jacks_around",
+    }
+    for rank, around in arounds.items():
         if not result.count(around) and sum(hand[s * NUM_RANKS + rank] > 0 for s in range(4)) == 3:
-            # Three suits of four: no around (the near miss an engine may count).
-            found.append(Decision("MELD-AROUNDS", "meld kept", around, seat=seat))
+            kept("MELD-AROUNDS", around)  # three suits of four: no around
     held = [hand[trump * NUM_RANKS + r] > 0 for r in (ACE, TEN, KING, QUEEN, JACK)]
     if not runs and sum(held) == 4:
-        found.append(Decision("MELD-RUN", "meld kept", "run", seat=seat))
-    tens = min(hand[s * NUM_RANKS + TEN] for s in range(4))
-    if tens:
-        found.append(Decision("MELD-TENS-AROUND", "meld kept", "tens_around", seat=seat))
+        kept("MELD-RUN", "run")  # four cards of five: no run
+    if min(hand[s * NUM_RANKS + TEN] for s in range(4)):
+        kept("MELD-TENS-AROUND", "tens_around")
     return found
+
+
+_AROUND_IDS = {
+    ACE: "aces_around",
+    KING: "kings_around",
+    QUEEN: "queens_around",
+    JACK: "jacks_around",
+}
 
 
 # --- scoring and the game ---------------------------------------------------------------------
@@ -377,6 +392,8 @@ def hand_trace(
         before = state.clone()
         phase = state.phase
         kind = action & KIND_MASK
+        if phase is Phase.AUCTION and kind in (PASS, BID):
+            add(turn(before.auction, before.rules))  # whose call it is, and why
         try:
             state.apply(action, seat)
         except IllegalAction as err:

@@ -69,7 +69,7 @@ def test_meld_items_and_what_is_kept_from_counting() -> None:
     items = {(d.rule, d.value["id"]) for d in found if d.point == "meld item"}  # type: ignore[index]
     assert items == {("MELD-RUN", "run"), ("MELD-MARRIAGE", "marriage")}
     kept = {d.rule for d in found if d.point == "meld kept"}
-    assert kept == {"MELD-TYPES", "MELD-MARRIAGE", "MELD-TENS-AROUND"}
+    assert kept == {"MELD-ROYAL-MARRIAGE", "MELD-MARRIAGE", "MELD-TENS-AROUND"}
     assert all(d.seat == 2 for d in found)
 
 
