@@ -383,11 +383,23 @@ def _action_verdict(
     if engine_refused and not expected_refused:
         said = got[1]
         turn = turns.get(i)
-        turned = said.endswith("-TURN") or said == "AUCTION-PASS-FINAL"
-        own = (*rules_of(turn), "AUCTION-TURN") if turned and turn is not None else rules_of(d)
-        if said in own:
+        if said == "AUCTION-DEALER-OPENS":
+            turn = turns.get(0, turn)  # the dealer's duty binds the first call only
+        # Out of turn, a passed seat's, or the dealer's opening duty at a later call: the seats
+        # call in another order than the rules'.
+        turned = said == "AUCTION-TURN" or said == "AUCTION-PASS-FINAL"
+        turned = turned or (said == "AUCTION-DEALER-OPENS" and i > 0 and d["point"] == "call")
+        if said == "PLAY-TURN" and d["point"] == "play":
+            # A card the rules let this seat play, refused as out of turn or not held: the
+            # engine's turn order (or hands) left the rules' at or before this play.
+            own: tuple[str, ...] = ("PLAY-TURN", "PLAY-LEAD")
+        elif turned and turn is not None:
+            own = (*rules_of(turn), "AUCTION-TURN")
+        elif said in rules_of(d):
             # The engine names one of the rules that allow the action: it misreads that one.
-            own = (said, *own)
+            own = (said, *rules_of(d))
+        else:
+            own = rules_of(d)
         return _Found((*own, said), where, wording.charge_refused(said))
     if expected_refused and not engine_refused:
         return _Found(rules_of(d), where, wording.CHARGE_ACCEPTED)

@@ -313,6 +313,7 @@ def score_hand(
             made_rule = ("SCORE-SET",)
         if dropped[bidders]:
             made_rule = (*made_rule, "MELD-MINIMUM")
+        made_rule = _at_the_edge(rules, tricks_figures[bidders], meld_figures[bidders], made_rule)
         found.append(Decision(made_rule[0], "made", result.made, team=bidders,
                               also=made_rule[1:]))  # fmt: skip
         found.append(Decision(made_rule[0], "delta", result.delta[bidders], team=bidders,
@@ -326,6 +327,7 @@ def score_hand(
             opp = ("MELD-MINIMUM", "SCORE-MADE")
         else:
             opp = ("SCORE-MADE",)
+        opp = _at_the_edge(rules, tricks_figures[opponents], meld_figures[opponents], opp)
         found.append(Decision(opp[0], "delta", result.delta[opponents], team=opponents,
                               also=opp[1:]))  # fmt: skip
     else:
@@ -343,6 +345,22 @@ def score_hand(
     found.append(Decision("SCORE-MADE", "scores", list(result.scores), also=("SCORE-SET",)))
     found.append(_game_end(rules, bidders, scores, result, hand))
     return found
+
+
+def _at_the_edge(
+    rules: Rules, tricks: int, melded: int, decided: tuple[str, ...]
+) -> tuple[str, ...]:
+    """A team exactly at the trick minimum or the meld minimum: that threshold decided its
+    score as much as the plain rule (an engine reading it as "more than" differs there)."""
+    edges = [
+        rule
+        for rule, at_edge in (
+            ("SCORE-TRICK-MINIMUM", rules.trick_minimum > 0 and tricks == rules.trick_minimum),
+            ("MELD-MINIMUM", rules.meld_minimum > 0 and melded == rules.meld_minimum),
+        )
+        if at_edge
+    ]
+    return tuple(dict.fromkeys((*edges, *decided)))
 
 
 def _game_end(

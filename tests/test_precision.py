@@ -51,8 +51,9 @@ def test_a_derived_auction_is_charged_at_the_field_that_differs_not_at_the_first
 
 
 def test_play_tricks_is_charged_at_the_first_play_refused() -> None:
-    """An engine that never clears the trick refuses the second trick's lead: charged at that
-    play to the rule that lets the winner lead (PLAY-LEAD), then the engine's own reason."""
+    """An engine that never clears the trick refuses the second trick's lead as out of turn:
+    charged at that play to the turn order (PLAY-TURN), then the winner's lead (PLAY-LEAD), not
+    to the obligation the case tests."""
     params = {
         "variant": "single-deck",
         "options": {},
@@ -68,7 +69,7 @@ def test_play_tricks_is_charged_at_the_first_play_refused() -> None:
     }
     expect = {"legal": True, "first_illegal": None}
     charge = charged("play_tricks", params, expect, answer)
-    assert charge.rules[:2] == ("PLAY-LEAD", "PLAY-TURN") and charge.at.startswith("play 4")
+    assert charge.rules[:2] == ("PLAY-TURN", "PLAY-LEAD") and charge.at.startswith("play 4")
     assert charge.where is not None and charge.where.index == 4
 
 
