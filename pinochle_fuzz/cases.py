@@ -34,10 +34,12 @@ AREAS = {
     "card_points": "points",
     "score_hand": "scoring",
     "play_hand": "hands",
+    "play_tricks": "play",
+    "play_game": "game",
 }
 """The feature area of each method's table."""
 
-CARD_INPUTS = ("deck", "hand", "trick", "cards")
+CARD_INPUTS = ("deck", "hand", "trick", "cards", "plays")
 """Input fields that are card lists, written as one string of codes as the tables do."""
 
 MARK = "to be checked against the rules by hand before it joins the suite"
@@ -57,8 +59,12 @@ def _input(found: Disagreement) -> dict[str, Any]:
     for name in CARD_INPUTS:
         if isinstance(given.get(name), list):
             given[name] = " ".join(given[name])
-    if isinstance(given.get("hands"), list):
-        given["hands"] = [" ".join(h) for h in given["hands"]]
+    hands = given.get("hands")
+    if isinstance(hands, list):
+        if found.question.method == "play_game":  # a deal per hand
+            given["hands"] = [[" ".join(h) for h in deal] for deal in hands]
+        else:
+            given["hands"] = [" ".join(h) for h in hands]
     return given
 
 

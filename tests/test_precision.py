@@ -232,3 +232,19 @@ def test_the_fuzzer_asks_play_tricks_and_play_game_and_scores_below_zero() -> No
     assert any(len(q.input["hands"]) > 1 for q in games)
     scores = [s for q in asked if q.method != "play_tricks" for s in q.input["scores"]]
     assert min(scores) < 0
+
+
+@pytest.mark.parametrize("method", ["play_tricks", "play_game"])
+def test_a_reproducer_of_the_new_methods_is_a_table_the_suite_loads(method: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from pinochle_fuzz import campaign
+    from pinochle_fuzz.cases import write_case
+    from pinochle_fuzz.oracle import expectation, reference_answer
+    from pinochle_judge.cases import load_table
+
+    info = {"variants": [{"id": "single-deck"}], "methods": [method]}
+    question = next(iter(campaign.asked_questions(campaign.targets(info), [method], 3, 1)))
+    expect = expectation(method, reference_answer(question))
+    found = campaign.Disagreement(question, expect, {}, [], ("PLAY-TURN",))
+    path = write_case(found, tmp_path, "engine", 3)
+    (case,) = load_table(path)
+    assert case.method == method and case.request == question.params
