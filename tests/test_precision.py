@@ -147,7 +147,12 @@ WHOLE_HAND_METHODS_BUGS = [
     ("arounds-missing-suit", "double-deck", "MELD-AROUNDS"),
     ("tens-count-nothing", "double-deck", "POINTS-COUNTERS"),
 ]
-TWO_BUGS_WHOLE_HANDS = ("dix-ignored+sd-opponents-without-trick", "single-deck")
+TWO_BUGS_WHOLE_HANDS = [
+    # Pairs whose bugs show in different hands (a bug every failing hand of which parts earlier
+    # at the other bug is masked by it: a hand is charged where it first parts).
+    ("trump-void-discard+no-last-trick", "double-deck", {"PLAY-TRUMP-VOID", "POINTS-LAST-TRICK"}),
+    ("no-overtrump+meld-minimum-ignored", "double-deck", {"PLAY-OVERTRUMP", "MELD-MINIMUM"}),
+]
 HOUSE_RUNS = [
     # (house, bug, variant, rule first, an innocent rule the hand-worked charge used to name)
     ("dd-post-1945", "no-last-trick", "double-deck", "POINTS-LAST-TRICK", "MELD-DIX"),
@@ -169,7 +174,8 @@ def prefetch() -> None:
     """Start every run this module waits for (tests/conftest.py)."""
     for name, variant, _ in WHOLE_HAND_METHODS_BUGS:
         _whole_hands(name, variant)
-    _whole_hands(*TWO_BUGS_WHOLE_HANDS)
+    for name, variant, _ in TWO_BUGS_WHOLE_HANDS:
+        _whole_hands(name, variant)
     for house, bug, variant, _, _ in HOUSE_RUNS:
         _house(house, bug, variant)
 
@@ -189,10 +195,12 @@ def test_a_bug_seen_through_whole_hands_only_is_named_first(
 
 
 @pytest.mark.slow
-def test_two_bugs_through_whole_hands_are_the_first_two_suspects() -> None:
-    name, variant = TWO_BUGS_WHOLE_HANDS
+@pytest.mark.parametrize(("name", "variant", "rules"), TWO_BUGS_WHOLE_HANDS)
+def test_two_bugs_through_whole_hands_are_the_first_two_suspects(
+    name: str, variant: str, rules: set[str]
+) -> None:
     suspects = _suspects(_whole_hands(name, variant).result())
-    assert set(suspects[:2]) == {"MELD-DIX", "SCORE-OPPONENTS-TRICK"}, suspects[:5]
+    assert set(suspects[:2]) == rules, suspects[:5]
 
 
 @pytest.mark.slow
