@@ -26,6 +26,7 @@ from pinochle_adapters.protocol import RULE_METHODS
 from pinochle_adapters.reference import decisions
 from pinochle_judge import charges
 from pinochle_judge.capabilities import Capabilities, Skip, Translation
+from pinochle_judge.capabilities import expectation as modelled
 from pinochle_judge.compare import Mismatch
 from pinochle_judge.house_rules import declared_options, played_options
 from pinochle_judge.verdicts import Where
@@ -231,6 +232,11 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
         expect = expectation(question.method, reference_answer(question))
     except ValueError:
         return None
+    try:
+        # In the engine's declared model, as the suite judges it (points: none, no points).
+        expect = modelled(question.method, "", expect, Capabilities.declared(engine.info))
+    except Skip as err:
+        return Skipped(str(err))
     try:
         actual: Any = ask(engine, question.method, question.params)
     except Skip as err:

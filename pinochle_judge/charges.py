@@ -405,6 +405,10 @@ def _action_verdict(
         return _Found(rules_of(d), where, wording.CHARGE_ACCEPTED)
     if expected_refused and engine_refused and want[1] != got[1]:
         detail = wording.charge_other_rule(got[1], want[1])
+        turn = turns.get(i)
+        if got[1] in ("AUCTION-TURN", "AUCTION-PASS-FINAL") and turn is not None:
+            # The engine holds another seat to be calling: the order of calls is what differs.
+            return _Found((*rules_of(turn), got[1], *rules_of(d)), where, detail)
         if precedes(got[1], want[1]):
             # The engine stopped at a rule checked before the expected one: its reason is what
             # differs (the expected rule was never reached).
