@@ -30,6 +30,10 @@ from pinochle_judge.capabilities import expectation as modelled
 from pinochle_judge.compare import Mismatch
 from pinochle_judge.house_rules import declared_options, played_options
 from pinochle_judge.verdicts import Where
+from reference_engine.actions import play
+from reference_engine.cards import card_code, from_counts, parse_cards, suit_index, to_counts
+from reference_engine.errors import PinochleError
+from reference_engine.hand import HandState
 from reference_engine.variants import load_rules, variant_options
 
 from .choices import Choose, DrawChoices, RandomChoices, ReplayChoices
@@ -270,7 +274,45 @@ def judged(engine: Engine, question: Question) -> Disagreement | Skipped | None:
         found.rules = likely_rules(question, found.expect, found.actual, found.mismatches)
     if charge.where is None or charge.ambiguous:
         found.rules = _own_items(engine, question, found)
+    elif _carried_over(engine, question, charge.where):
+        # Asked afresh from the start of that trick, the engine agrees: what parts is the state
+        # it carried from the tricks before (the turn, the trick in play), not the obligation.
+        found.rules = tuple(dict.fromkeys(("PLAY-TURN", "PLAY-LEAD", *found.rules)))
     return found
+
+
+def _carried_over(engine: Engine, question: Question, where: Where) -> bool:
+    """Whether the engine, asked the tricks afresh from the start of the trick where its answer
+    parts from the reference's (a trick after the first), agrees with the reference there."""
+    index = where.index if where.index is not None else (where.trick or 0) * 4
+    first = index // 4
+    end = index + 1 if where.index is not None else index + 4  # the play, or the whole trick
+    if question.method != "play_tricks" or first == 0:
+        return False
+    given = question.input
+    rules = load_rules(question.variant, question.options)
+    trump = suit_index(str(given["trump"]))
+    hands = [to_counts(parse_cards(h)) for h in given["hands"]]
+    plays = parse_cards(given["plays"])
+    state = HandState.at_trick_play(rules, trump, int(given["leader"]), hands)
+    try:
+        for card in plays[: 4 * first]:
+            state.apply(play(card))
+    except PinochleError:
+        return False
+    assert state.leader is not None
+    afresh = Question(
+        "play_tricks",
+        question.variant,
+        question.options,
+        {
+            "trump": given["trump"],
+            "leader": state.leader,
+            "hands": [[card_code(c) for c in from_counts(h)] for h in state.held],
+            "plays": [card_code(c) for c in plays[4 * first : end]],
+        },
+    )
+    return check(engine, afresh) is None
 
 
 def _own_items(engine: Engine, question: Question, found: Disagreement) -> tuple[str, ...]:

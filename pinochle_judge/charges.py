@@ -402,6 +402,10 @@ def _action_verdict(
             own = rules_of(d)
         return _Found((*own, said), where, wording.charge_refused(said))
     if expected_refused and not engine_refused:
+        opening = turns.get(0) if i == 0 else None
+        if want[1] == "AUCTION-TURN" and opening is not None:
+            # The first call accepted from a seat the rules do not start with: the first bidder.
+            return _Found((*rules_of(opening), "AUCTION-TURN"), where, wording.CHARGE_ACCEPTED)
         return _Found(rules_of(d), where, wording.CHARGE_ACCEPTED)
     if expected_refused and engine_refused and want[1] != got[1]:
         detail = wording.charge_other_rule(got[1], want[1])
