@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from specdata.vocabulary import MELD_RULES
 
 from . import auction, meld, scoring, tricks
-from .actions import BID, KIND_BITS, KIND_MASK, PASS, PLAY, Action, parse
+from .actions import BID, KIND_BITS, KIND_MASK, PASS, PLAY, TRUMP, Action, parse
 from .auction import AuctionState, Call
 from .cards import ACE, JACK, KING, NUM_RANKS, QUEEN, TEN, Card
 from .errors import IllegalAction, PinochleError
@@ -469,7 +469,8 @@ def _score_decisions(state: HandState, add: object) -> None:
     outcome, bidder, contract = state.outcome, state.bidder, state.contract
     assert outcome is not None and bidder is not None and contract is not None
     if outcome == "no_marriage":
-        add(Decision("TRUMP-NO-MARRIAGE", "outcome", outcome))
+        # No suit may be trump without a marriage in it (TRUMP-MARRIAGE): the hand ends there.
+        add(Decision("TRUMP-MARRIAGE", "outcome", outcome, also=("TRUMP-NO-MARRIAGE",)))
     elif outcome == "meld_short":
         add(Decision("MELD-SHORT-BIDDER", "outcome", outcome))
     elif outcome == "thrown_in":
@@ -500,6 +501,10 @@ def _refused(before: HandState, action: Action, err: IllegalAction, index: int) 
         d = play(before.held[seat], before.trick, before.trump, before.rules, action >> KIND_BITS)
         if d.rule == err.rule:
             return replace(d, index=index, seat=seat)
+    if err.rule == "TRUMP-NO-MARRIAGE" and action & KIND_MASK == TRUMP:
+        # Trump named by a bidder holding no marriage: no suit may be trump (TRUMP-MARRIAGE),
+        # which is why the hand ended.
+        return Decision("TRUMP-MARRIAGE", "refused", False, index, also=("TRUMP-NO-MARRIAGE",))
     return Decision(err.rule, "refused", False, index, before.current_seat())
 
 
