@@ -61,6 +61,15 @@ ROUND_METHODS = (
     "play_game",
 )
 """The methods a round asks, one question each (a round is one "hand" of the campaign)."""
+OWN_STREAM = ("play_tricks", "play_game")
+"""Methods whose questions draw their seeds from a stream of their own: a seed asks every other
+method the same questions as before they were asked."""
+
+
+def _streams(seed: int) -> Callable[[str], int]:
+    """Each question's seed, by method, from ``seed`` (``OWN_STREAM``)."""
+    master, own = random.Random(seed), random.Random(f"{seed}/own")
+    return lambda method: (own if method in OWN_STREAM else master).getrandbits(64)
 
 
 class FuzzError(ValueError):
@@ -267,18 +276,49 @@ def judged(engine: Engine, question: Question) -> Disagreement | Skipped | None:
         return found
     actual = found.actual if isinstance(found.actual, Mapping) else {}
     method, params = question.method, question.params
-    charge = charges.charge(method, params, found.expect, actual, decisions(method, params), "")
+    # An engine that failed to answer gave no answer to walk: the blame table names the rule.
+    traced = decisions(method, params) if "error" not in actual else []
+    charge = charges.charge(method, params, found.expect, actual, traced, "")
     if charge.where is not None:
         found.rules, found.where = charge.rules, charge.where
     else:
         found.rules = likely_rules(question, found.expect, found.actual, found.mismatches)
-    if charge.where is None or charge.ambiguous:
+    if (
+        not traced
+        and method == "play_game"
+        and "play_hand" in (engine.info or {}).get("methods", [])
+    ):
+        # A game the engine cannot answer (a hand over for one side only): asked hand by hand,
+        # the first hand it answers otherwise says where.
+        for k in range(len(question.input["hands"])):
+            alone = judged(engine, _hand_of(question, k))
+            if isinstance(alone, Disagreement):
+                found.rules, found.where = alone.rules, alone.where
+                return found
+    if charge.where is None or charge.ambiguous or charge.where.field in ("meld", "team_meld"):
+        # A seat's meld total: the engine's own items of that hand, when it gives them, say
+        # which meld better than the worth of the difference.
         found.rules = _own_items(engine, question, found)
     elif _carried_over(engine, question, charge.where):
         # Asked afresh from the start of that trick, the engine agrees: what parts is the state
         # it carried from the tricks before (the turn, the trick in play), not the obligation.
         found.rules = tuple(dict.fromkeys(("PLAY-TURN", "PLAY-LEAD", *found.rules)))
     return found
+
+
+def _hand_of(question: Question, hand: int | None) -> Question:
+    """Hand ``hand`` of a game question as a whole-hand question (its meld does not depend on
+    the scores carried to it); any other question as it is."""
+    if question.method != "play_game" or hand is None:
+        return question
+    given = question.input
+    hands = {
+        "dealer": (int(given["dealer"]) + hand) % 4,
+        "scores": [0, 0],
+        "hands": given["hands"][hand],
+        "actions": given["actions"][hand],
+    }
+    return Question("play_hand", question.variant, question.options, hands)
 
 
 def _carried_over(engine: Engine, question: Question, where: Where) -> bool:
@@ -318,7 +358,12 @@ def _carried_over(engine: Engine, question: Question, where: Where) -> bool:
 def _own_items(engine: Engine, question: Question, found: Disagreement) -> tuple[str, ...]:
     """A seat's meld total is wrong and the rules that may explain it are named alike: the
     engine's own items of that hand (when it declares ``meld``) say which meld, first."""
-    seat = meld_seat(question, found.expect, found.actual)
+    where = found.where
+    seat: int | None
+    if where is not None and where.field == "meld" and where.seat is not None:
+        seat, question = where.seat, _hand_of(question, where.hand)
+    else:
+        seat = meld_seat(question, found.expect, found.actual)  # placed by the blame table
     methods = (engine.info or {}).get("methods", [])
     asked = seat_meld_question(question, seat) if seat is not None else None
     if asked is not None and "meld" in methods:
@@ -416,7 +461,20 @@ def shrink(
         return found
     except _Spent:  # the budget is spent: the smallest accepted so far
         pass
-    return smallest[0]
+    return _cut_calls(engine, smallest[0])
+
+
+def _cut_calls(engine: Engine, found: Disagreement) -> Disagreement:
+    """An auction cut after the call where the answers part, when it still parts there the same
+    way: the calls after it say nothing about the deviation."""
+    calls, where = found.question.input.get("calls"), found.where
+    if found.question.method != "auction" or where is None or where.index is None:
+        return found
+    if not isinstance(calls, list) or where.index + 1 >= len(calls):
+        return found
+    given = {**found.question.input, "calls": calls[: where.index + 1]}
+    other = disagreement(engine, dataclasses.replace(found.question, input=given, answer=None))
+    return other if other is not None and other.key == found.key else found
 
 
 class _Spent(BaseException):
@@ -530,7 +588,7 @@ def run(
     Each disagreement is charged to a rule (``Disagreement.key``); the first of each rule is
     shrunk to its reproducer, later ones are counted on it."""
     report = Report()
-    master = random.Random(seed)
+    seed_of = _streams(seed)
     start = time.perf_counter()
     next_tick = start
     findings: dict[tuple[str, str], Finding] = {}
@@ -548,7 +606,7 @@ def run(
             next_tick = now + 0.2
         target = targets[report.rounds % len(targets)]
         for method in methods:
-            choices = RandomChoices(master.getrandbits(64))
+            choices = RandomChoices(seed_of(method))
             question = generate(method, target, choices)
             if on_question is not None:
                 on_question(question)
@@ -596,7 +654,7 @@ def asked_questions(
     targets: Sequence[Target], methods: Sequence[str], seed: int, rounds: int
 ) -> Iterable[Question]:
     """The questions a campaign with this seed asks in its first ``rounds`` rounds."""
-    master = random.Random(seed)
+    seed_of = _streams(seed)
     for i in range(rounds):
         for method in methods:
-            yield generate(method, targets[i % len(targets)], RandomChoices(master.getrandbits(64)))
+            yield generate(method, targets[i % len(targets)], RandomChoices(seed_of(method)))

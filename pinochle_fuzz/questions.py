@@ -224,18 +224,11 @@ def play_choices(
 
 
 def game_score(rules: Rules, choose: Choose) -> int:
-    """A score before a hand: 0, near the target or the bid-to-win mark (either side), or below
-    zero."""
-    how = choose(5)
+    """A score before a hand: 0, or near the target or the bid-to-win mark (either side)."""
+    how = choose(4)
     if how == 0:
         return 0
     unit = rules.auction.unit
-    if how == 4:
-        # Below zero (a side set more than it scored): near the single-deck negative_loss
-        # limit where it is played, above it (at or below it the game is over, item 5).
-        floor = rules.negative_loss
-        deepest = -(rules.target // 2) if floor is None else floor + unit
-        return max(-unit * (1 + choose(8)) * (1 + choose(10)), deepest)
     mark = rules.bid_to_win if how == 2 and rules.bid_to_win else rules.target
     score = max(mark - unit * choose(8) + (unit if how == 3 else 0), -mark)
     if not rules.rounds and rules.variant != "double-deck":
@@ -595,7 +588,18 @@ def ask_score_hand(rules: Rules, choose: Choose) -> Input:
     }
     if rules.rounds:
         answer["hand"] = 1 + choose(rules.rounds + 1)
+    if choose(5) == 0:  # drawn last: the questions asked before stay the same
+        answer["scores"][choose(2)] = below_zero(rules, choose)
     return answer
+
+
+def below_zero(rules: Rules, choose: Choose) -> int:
+    """A score below zero (a side set more than it scored), above the single-deck
+    negative_loss limit where it is played (at or below it the game is over, item 5)."""
+    unit = rules.auction.unit
+    floor = rules.negative_loss
+    deepest = -(rules.target // 2) if floor is None else floor + unit
+    return max(-unit * (1 + choose(8)) * (1 + choose(10)), deepest)
 
 
 MAX_LIMIT = 1024
@@ -679,7 +683,7 @@ def ask_play_game(rules: Rules, choose: Choose) -> Input:
     dealer = choose(4)
     scores = (0, 0)
     if choose(4) == 3:
-        scores = (game_score(rules, choose), game_score(rules, choose))
+        scores = (game_score(rules, choose), below_zero(rules, choose) if choose(3) == 0 else 0)
     deals: list[list[list[str]]] = []
     lists: list[list[str]] = []
     before = scores

@@ -648,7 +648,7 @@ def _game(
         got = got_hands[k] if k < len(got_hands) and isinstance(got_hands[k], Mapping) else {}
         mine = [d for d in decisions if d.get("hand") == k]
         dealer = next((d for d in mine if d["point"] == "dealer"), None)
-        if dealer is not None and "dealer" in want and want["dealer"] != got.get("dealer"):
+        if dealer is not None and "dealer" in want and got and want["dealer"] != got.get("dealer"):
             shown = wording.charge_dealer(want["dealer"], got.get("dealer"))
             return _Found(rules_of(dealer), Where("play_game", "dealer", "dealer", hand=k), shown)
         want_h = dict(want)
