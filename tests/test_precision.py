@@ -158,6 +158,8 @@ HOUSE_RUNS = [
     ("dd-post-1945", "no-last-trick", "double-deck", "POINTS-LAST-TRICK", "MELD-DIX"),
     ("sd-left-opens", "sd-opponents-without-trick", "single-deck", "SCORE-OPPONENTS-TRICK", None),
 ]
+HOUSE_TABLES = ("card-points", "scoring", "hands", "reach", "tricks", "auction")
+"""The tables the house runs ask (their bugs' rules and the whole hands they spoil)."""
 
 
 def _whole_hands(name: str, variant: str) -> Future[SuiteRun]:
@@ -167,7 +169,8 @@ def _whole_hands(name: str, variant: str) -> Future[SuiteRun]:
 
 def _house(house: str, bug: str, variant: str) -> Future[SuiteRun]:
     command = python_engine("tests.house_engines", house, bug)
-    return start_suite(command, [variant])
+    paths = [f"features/tables/{table}-{variant}.yaml" for table in HOUSE_TABLES]
+    return start_suite(command, [variant], paths=paths)
 
 
 def prefetch() -> None:
