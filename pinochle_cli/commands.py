@@ -75,6 +75,19 @@ def _parser() -> argparse.ArgumentParser:
         "drawn, the errata, the protocol, an offline search (from spec/ and features/ alone)",
     )
     site.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
+    site.add_argument(
+        "--variant",
+        help="a table's own rulebook: only this variant's rules, with the answers its --option "
+        "values change (derived by the reference engine) beside the default's",
+    )
+    site.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=option_argument,
+        metavar="NAME=VALUE",
+        help="an option the table plays, e.g. run_royal=both (repeatable; needs --variant)",
+    )
     var = spec_sub.add_parser("variants", help="the side-by-side table of the variants")
     var.add_argument("--write", action="store_true", help="fill the block in spec/README.md")
     suite = sub.add_parser("suite", help="the conformance suite's cases as data")
@@ -175,9 +188,7 @@ def replay(args: argparse.Namespace) -> int:
 def spec_command(args: argparse.Namespace) -> int:
     """``pinochle spec coverage [--check|--write]`` and ``pinochle spec variants [--write]``."""
     if args.spec_command == "site":
-        build_spec_site(args.output)
-        print(f"wrote {args.output / 'index.html'}")
-        return 0
+        return spec_site(args)
     if args.spec_command == "variants":
         if not args.write:
             print(catalogue.variants_table())
@@ -197,6 +208,21 @@ def spec_command(args: argparse.Namespace) -> int:
         print(f"{len(problems)} problems" if problems else "every rule is covered in every variant")
         return 1 if problems else 0
     print(catalogue.coverage_report())
+    return 0
+
+
+def spec_site(args: argparse.Namespace) -> int:
+    """``pinochle spec site -o DIR [--variant V [--option NAME=VALUE]...]``: the rulebook; a
+    table's own with --variant, its changed answers asked of the reference engine."""
+    from pytest_pinochle.session import Reference
+
+    reference = Reference() if args.variant and args.option else None
+    try:
+        build_spec_site(args.output, args.variant, dict(args.option), reference)
+    finally:
+        if reference is not None:
+            reference.close()
+    print(f"wrote {args.output / 'index.html'}")
     return 0
 
 

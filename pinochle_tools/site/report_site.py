@@ -21,7 +21,7 @@ from specdata import variant_ids
 from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 
-from .html import TEMPLATES, environment, markdown_html, render
+from .html import TEMPLATES, Links, environment, markdown_html, render
 from .reports import (
     STATUSES,
     UNSPECIFIED,
@@ -176,7 +176,8 @@ def build_site(reports: list[Path], out: Path) -> None:
     for sub in ("rules", "engines", "badges"):
         (out / sub).mkdir(exist_ok=True)
     write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
-    common = {"runs": runs, "catalogue": catalogue}
+    common = {"runs": runs, "catalogue": catalogue, "table": None}
+    links = Links(root="../", rules=frozenset(rule_ids))
     failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
     render(
         env,
@@ -209,7 +210,8 @@ def build_site(reports: list[Path], out: Path) -> None:
             root="../",
             rule_id=rule,
             rule=known,
-            statement=markdown_html(rule_statement(known)) if known else Markup(""),
+            statement=markdown_html(rule_statement(known), links) if known else Markup(""),
+            links=links,
             sections=sections,
             **common,
         )
