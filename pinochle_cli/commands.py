@@ -214,7 +214,7 @@ def spec_command(args: argparse.Namespace) -> int:
 def spec_site(args: argparse.Namespace) -> int:
     """``pinochle spec site -o DIR [--variant V [--option NAME=VALUE]...]``: the rulebook; a
     table's own with --variant, its changed answers asked of the reference engine."""
-    from pytest_pinochle.session import Reference
+    from pinochle_judge.engines import Reference
 
     reference = Reference() if args.variant and args.option else None
     try:

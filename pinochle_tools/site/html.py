@@ -18,7 +18,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
-from pytest_pinochle import notation
+from pinochle_judge import notation
 from specdata import SUIT_NAMES, SUIT_SYMBOLS, card_codes
 from specdata.files import write_atomic
 

@@ -17,7 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from pytest_pinochle.tables import Case, load_cases
+from pinochle_judge.cases import Case, load_cases
 from specdata import Checker, load_schema, shorten, variant_ids
 from specdata.files import unreadable, write_atomic
 

@@ -22,8 +22,8 @@ from typing import Any
 
 from markupsafe import Markup
 
-from pytest_pinochle.house_rules import DERIVED, SKIP, Ask, HouseRules
-from pytest_pinochle.tables import Case, load_cases
+from pinochle_judge.cases import Case, load_cases
+from pinochle_judge.house_rules import DERIVED, SKIP, Ask, HouseRules
 from specdata import RULE_ID, RULES_DIR, SPEC_DIR, load_variant, variant_ids
 from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
