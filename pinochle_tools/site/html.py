@@ -305,6 +305,10 @@ def markdown_html(
             token.meta = {"own": own}
         elif token.type == "table_open":
             token.attrSet("class", "statement")
+        elif token.type in ("fence", "code_block"):  # code as written, the names in it linked
+            token = Token(
+                "html_block", "", 0, content=f"<pre>{links.linked(token.content)}</pre>\n"
+            )
         elif token.type == "inline" and token.children:
             token.children = _inline(token.children, links, base)
         tokens.append(token)
