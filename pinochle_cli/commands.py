@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pinochle_cli import adapter, smoke
+from pinochle_cli import adapter, ask, diff, smoke
 from pinochle_fuzz.cli import error_line, folder_problem, option_argument, positive
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_tools import case, catalogue, export
@@ -124,6 +124,18 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser(
         "adapter",
         help="write a starter adapter (new python|node DIR), or print where one ships (path)",
+        add_help=False,
+    )
+    sub.add_parser(
+        "ask",
+        help="ask the rules a question: the reference engine's answer and the rules that decided "
+        "it (ask METHOD --variant V [--option N=V] [--json] PARAMS)",
+        add_help=False,
+    )
+    sub.add_parser(
+        "diff",
+        help="what changed between two conformance reports of one engine: fixed, broke, new, "
+        "gone (exit 1 when a case that passed fails)",
         add_help=False,
     )
     sub.add_parser(
@@ -266,6 +278,10 @@ def run(args_list: Sequence[str]) -> int:
         return adapter.main(args_list[1:])
     if args_list[:1] == ["smoke"]:
         return smoke.main(args_list[1:])
+    if args_list[:1] == ["ask"]:
+        return ask.main(args_list[1:])
+    if args_list[:1] == ["diff"]:
+        return diff.main(args_list[1:])
     args = _parser().parse_args(args_list)
     trouble = output_trouble(args)
     if trouble is not None:

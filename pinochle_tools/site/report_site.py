@@ -21,6 +21,7 @@ from specdata import variant_ids
 from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 
+from .changes import KINDS, SAYS, compare, same_engine
 from .html import TEMPLATES, Links, environment, markdown_html, render
 from .reports import (
     STATUSES,
@@ -179,6 +180,23 @@ def build_site(reports: list[Path], out: Path) -> None:
     common = {"runs": runs, "catalogue": catalogue, "table": None}
     links = Links(root="../", rules=frozenset(rule_ids))
     failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
+    # Two runs of one engine: what changed from the first to the second (pinochle diff).
+    changes = compare(runs[0], runs[1]) if len(runs) == 2 and same_engine(*runs) else None
+    if changes is not None:
+        anchors = {item.node: item.anchor for item in items}
+        render(
+            env,
+            "changes.html.j2",
+            out / "changes.html",
+            root="",
+            diff=changes,
+            anchors=anchors,
+            kinds=KINDS,
+            says=SAYS,
+            **common,
+        )
+    elif (out / "changes.html").is_file():
+        (out / "changes.html").unlink()  # an earlier site's comparison of other runs
     render(
         env,
         "index.html.j2",
@@ -186,6 +204,7 @@ def build_site(reports: list[Path], out: Path) -> None:
         root="",
         matrices=matrices,
         failures=failures,
+        changes=changes,
         **common,
     )
     for rule in rule_ids:
