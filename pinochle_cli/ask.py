@@ -21,7 +21,7 @@ from typing import Any, TextIO
 from pinochle_adapters.client import EngineError, open_in_process
 from pinochle_adapters.protocol import RULE_METHODS
 from pinochle_adapters.reference import decisions, server
-from pinochle_fuzz.cli import option_argument
+from pinochle_fuzz.cli import add_option_flag
 from pinochle_judge import notation
 from pinochle_tools.site.spec_site import TableError, table_of
 from specdata.rules import load_catalogue
@@ -50,14 +50,7 @@ def parser() -> argparse.ArgumentParser:
     )
     out.add_argument("method", choices=RULE_METHODS, help="the protocol method")
     out.add_argument("--variant", required=True, help="the rule system (double-deck, ...)")
-    out.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        type=option_argument,
-        metavar="NAME=VALUE",
-        help="a variant option, e.g. run=15 (repeatable)",
-    )
+    add_option_flag(out)
     out.add_argument("--json", action="store_true", help="print the protocol's result as JSON")
     out.add_argument(
         "params",

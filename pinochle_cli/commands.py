@@ -11,7 +11,13 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pinochle_cli import adapter, ask, diff, smoke
-from pinochle_fuzz.cli import error_line, folder_problem, option_argument, positive
+from pinochle_fuzz.cli import (
+    add_option_flag,
+    error_line,
+    folder_problem,
+    option_argument,
+    positive,
+)
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_tools import case, catalogue, export
 from pinochle_tools.site import build_site, build_spec_site
@@ -80,13 +86,8 @@ def _parser() -> argparse.ArgumentParser:
         help="a table's own rulebook: only this variant's rules, with the answers its --option "
         "values change (derived by the reference engine) beside the default's",
     )
-    site.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        type=option_argument,
-        metavar="NAME=VALUE",
-        help="an option the table plays, e.g. run_royal=both (repeatable; needs --variant)",
+    add_option_flag(
+        site, "an option the table plays, e.g. run_royal=both (repeatable; needs --variant)"
     )
     var = spec_sub.add_parser("variants", help="the side-by-side table of the variants")
     var.add_argument("--write", action="store_true", help="fill the block in spec/README.md")
