@@ -132,6 +132,8 @@ class Links:
     chapters: frozenset[str] = frozenset()
     """The chapter files' stems (``trick-play``): rules/trick-play.md is on
     chapters/trick-play.html."""
+    variants: frozenset[str] = frozenset()
+    """The variants the options page has a section for (spec/variants/NAME.yaml links there)."""
     spec_pages: bool = False
     """Whether the site has the spec's other pages (chapters, errata, options, sources): the
     report site has rule pages only."""
@@ -239,7 +241,7 @@ class Links:
             return f"{self.root}sources.html"
         if spec_path in SPEC_PAGES:
             return f"{self.root}{SPEC_PAGES[spec_path]}{anchor}"
-        if spec_path.startswith("variants/") and spec_path.endswith(".yaml"):
+        if spec_path.startswith("variants/") and Path(spec_path).stem in self.variants:
             return f"{self.root}options.html#variant-{Path(spec_path).stem}"
         if spec_path.startswith("rules/") and Path(spec_path).stem in self.chapters:
             if fragment.upper() in self.rules:

@@ -338,7 +338,7 @@ def build_spec_site(
             r: [v for v in views if _scenario_in(v, table.variant.id)]
             for r, views in scenarios.items()
         }
-    every_option = {name for v in variant_ids() for name in load_variant(v).options}
+    every_option = {name for v in variants for name in load_variant(v).options}
     sources = source_rows()
 
     def links(root: str) -> Links:
@@ -349,6 +349,7 @@ def build_spec_site(
             options=frozenset(every_option),
             sources=frozenset(s["cite"] for s in sources),
             chapters=frozenset(ch.stem for ch in chapters),
+            variants=frozenset(variants),
             spec_pages=True,
             chosen=table.played() if table else {},
         )
@@ -545,6 +546,7 @@ def build_spec_site(
         out / "index.html",
         root="",
         contents=contents,
+        links=links(""),
         pages=[("introduction", "", "The specification"), *PAGES],
         changed=sorted(changed, key=lambda c: order.index(c["rule"])),
         **common,
