@@ -51,3 +51,26 @@ def test_no_machine_path_and_no_tracker_reference() -> None:
     assert len(read) > 50, "the documents were found"
     found = {str(p.relative_to(ROOT)): offences(p.read_text(encoding="utf-8")) for p in read}
     assert {path: lines for path, lines in found.items() if lines} == {}
+
+
+def shell_lines(text: str) -> list[str]:
+    """The command lines of a markdown text's ``sh`` blocks."""
+    blocks = [part.split("```", 1)[0] for part in text.split("```sh\n")[1:]]
+    return [line for block in blocks for line in block.splitlines() if line.strip()]
+
+
+def test_what_a_wheel_user_copies_runs_without_a_checkout() -> None:
+    """ "Test your own engine" and the Node example's README (copied by ``pinochle adapter new
+    node``) run ``pinochle`` commands, not ``pytest features/``, which needs a checkout."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Test your own engine", 1)[1].split("\n## ", 1)[0]
+    node = (ROOT / "pinochle_adapters/examples/node/README.md").read_text(encoding="utf-8")
+    for text in (section, node):
+        lines = shell_lines(text)
+        assert lines
+        assert [
+            line
+            for line in lines
+            if not line.startswith(("pinochle ", "pip ", "pytest --pinochle"))
+        ] == []
+    assert "docs/ci/" in section, "the CI recipes are linked"
