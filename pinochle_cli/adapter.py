@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pinochle_adapters
-from pinochle_fuzz.cli import folder_problem
+from specdata.files import folder_problem
 
 STARTERS: dict[str, Path] = {
     "python": Path(__file__).resolve().parent / "starters" / "python",

@@ -11,13 +11,13 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Generator, Mapping
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pinochle_adapters.client import EngineError
+from specdata import suite_version
 from specdata.files import write_atomic
 
 from . import diagnosis, wording
@@ -144,13 +144,6 @@ def property_of_item(item: pytest.Item, key: str) -> object:
         if k == key:
             return value
     return None
-
-
-def _suite_version() -> str:
-    try:
-        return metadata.version("pinochle-spec")
-    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
-        return "unknown"
 
 
 def _request_line(method: str | None, params: Mapping[str, object] | None) -> str | None:
@@ -394,7 +387,7 @@ class Reporter:
                 cases[node]["known_failure"] = self.known[node]
         return {
             "format": REPORT_FORMAT,
-            "suite": {"name": "pinochle-spec", "version": _suite_version()},
+            "suite": {"name": "pinochle-spec", "version": suite_version()},
             "time": self.started,
             "engine": self.engine_info(),
             "variants": self.config.getoption("variant") or "all",
