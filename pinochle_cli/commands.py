@@ -112,7 +112,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub.add_parser(
         "adapter",
-        help="write a starter adapter (new python|node DIR), or print where one ships (path)",
+        help="write a starter adapter (new python|node DIR), or print where one ships, or the CI "
+        "recipes (path python|node|ci)",
         add_help=False,
     )
     sub.add_parser(

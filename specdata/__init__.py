@@ -22,6 +22,7 @@ from .cards import (
     is_card,
 )
 from .paths import (
+    CI_DIR,
     DISTRIBUTION,
     FEATURES_DIR,
     RULES_DIR,
@@ -60,6 +61,7 @@ __all__ = [
     "AUCTION_PRECEDENCE",
     "CARD_HELP",
     "CARD_TOKEN",
+    "CI_DIR",
     "DISTRIBUTION",
     "FEATURES_DIR",
     "MAX_DATA_DEPTH",

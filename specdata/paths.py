@@ -7,6 +7,7 @@ from importlib import metadata
 from pathlib import Path
 
 __all__ = [
+    "CI_DIR",
     "DISTRIBUTION",
     "FEATURES_DIR",
     "RULES_DIR",
@@ -36,6 +37,8 @@ VARIANTS_DIR = SPEC_DIR / "variants"
 RULES_DIR = SPEC_DIR / "rules"
 FEATURES_DIR = _data_dir("features")
 """The conformance suite's content: *.feature, tables/, steps/."""
+CI_DIR = _HERE / "ci" if (_HERE / "ci").is_dir() else _HERE.parent / "docs" / "ci"
+"""The CI recipes (a GitHub Actions workflow, a shell script): docs/ci in a checkout."""
 
 
 def suite_version() -> str:
