@@ -105,15 +105,6 @@ def charge_of(report: pytest.TestReport) -> Charge | None:
     return Charge(rules, str(raw.get("at", "")), str(raw.get("detail", "")))
 
 
-def _in_package(path: str) -> str:
-    """``pytest_pinochle/tables.py`` for a file of this package, wherever it is installed."""
-    package = Path(__file__).resolve().parent
-    try:
-        return str(Path(package.name) / Path(path).resolve().relative_to(package))
-    except ValueError:
-        return path
-
-
 def _title(item: pytest.Item) -> str:
     # pytest-bdd names the scenario "<feature>: <scenario>" in the test function's docstring.
     title = getattr(getattr(item, "function", None), "__doc__", None) or item.nodeid
@@ -217,10 +208,12 @@ class Reporter:
         if is_suite_item(item) and (report.when == "call" or report.skipped):
             report.user_properties.append((DETAIL_PROPERTY, json.dumps(_details(item))))
         if report.skipped and isinstance(report.longrepr, tuple) and is_suite_item(item):
-            # Skips are folded by where pytest.skip was called: name that place inside the
-            # package, never the install path (../venv/lib/.../site-packages/pytest_pinochle/...).
-            where, line, reason = report.longrepr
-            report.longrepr = (_in_package(str(where)), line, reason)
+            # pytest folds skips by location: the case's own file (its table or feature module,
+            # as its node ID names it), never the line of this package that called pytest.skip
+            # nor its install path; no line, so one reason in one file is one line of -rs.
+            # (A line of None is what pytest's own skip marks fold on; its annotation says int.)
+            where = item.nodeid.split("::", 1)[0]
+            report.longrepr = (where, None, report.longrepr[2])  # type: ignore[assignment]
         if call.excinfo is None or not is_suite_item(item):
             return report
         if isinstance(item, CaseItem) and call.excinfo.errisinstance(CaseFailed):
