@@ -22,8 +22,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
-from pytest_pinochle import notation
-from pytest_pinochle.tables import Case, load_cases
+from pinochle_judge import notation
+from pinochle_judge.cases import Case, load_cases
 from specdata import (
     RULE_ID,
     RULES_DIR,
