@@ -19,6 +19,7 @@ import pytest
 from pinochle_adapters.client import EngineError
 from pinochle_judge import diagnosis, wording
 from pinochle_judge.cases import request_line
+from pinochle_judge.counts import LEGEND, Count
 from pinochle_judge.diagnosis import Charge, Outcome
 from pinochle_judge.engines import REFERENCE_SHOWN
 from pinochle_judge.house_rules import DERIVED, HOUSE_SKIP, is_undeclared
@@ -183,6 +184,8 @@ class Reporter:
         self.skips: dict[str, str] = {}
         self.derived: set[str] = set()
         """Items judged on a derived expectation (``house_rules``), counted apart."""
+        self.fixed: set[str] = set()
+        """Items a known-failures list names that pass now: they fail the run, not the rule."""
         self.held: set[str] = set()
         """Cases judged hand-worked under options the engine plays in place of the case's."""
         self.known: dict[str, dict[str, str]] = {}
@@ -280,6 +283,8 @@ class Reporter:
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
             charge = charge_of(report) if status == "failed" else None
             self.outcomes[report.nodeid] = Outcome(report.nodeid, status, rule, uses, charge)
+        if getattr(report, FIXED_ATTR, False):
+            self.fixed.add(report.nodeid)
         detail = json_property(report, DETAIL_PROPERTY)
         if isinstance(detail, dict):
             self.details[report.nodeid] = detail
@@ -339,10 +344,14 @@ class Reporter:
             out[self.outcomes[node].status] += 1
         return out
 
+    def count(self) -> Count:
+        """The run's one count (``pinochle_judge.counts``), as the site and the badge count it."""
+        undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
+        return Count.of(self.totals(), self.derived_totals(), undeclared)
+
     def judged(self) -> int:
         """How many items of the declared variants and methods were judged at all."""
-        totals, derived = self.totals(), self.derived_totals()
-        return sum(totals[s] + derived[s] for s in ("passed", "failed", "errored"))
+        return self.count().judged
 
     def diagnosis(self) -> list[SuspectEntry]:
         """The rules most likely wrong, most likely first (see ``diagnosis``)."""
@@ -405,7 +414,6 @@ class Reporter:
         if hasattr(config, "workerinput") or not self.outcomes:
             return
         per_rule = self.per_rule()
-        totals = self.totals()
         failing = sorted(
             (r for r, c in per_rule.items() if c["failed"] or c["errored"]),
             key=lambda r: (-per_rule[r]["failed"] - per_rule[r]["errored"], r),
@@ -436,20 +444,28 @@ class Reporter:
         if self.written is not None:
             tr.write_line(self.written, red=not self.complete or "cannot" in self.written)
         passing = len(per_rule) - len(failing) - len(skipped_only)
+        count = self.count()
+        fixed = sum(1 for node in self.fixed if node in self.outcomes)
         tr.write_line(
             wording.total_summary(
-                totals, sum(known.values()), len(per_rule), len(failing), passing, len(skipped_only)
+                count,
+                sum(known.values()),
+                fixed,
+                len(per_rule),
+                len(failing),
+                passing,
+                len(skipped_only),
             )
         )
-        derived = self.derived_totals()
+        for line in wording.part_summaries(count):
+            tr.write_line(line)
         changed = sum(1 for r in self.skips.values() if r.startswith(HOUSE_SKIP))
         if self.held or self.derived or changed:
             tr.write_line(wording.house_summary(len(self.held), len(self.derived), changed))
-        if self.derived:
-            tr.write_line(wording.derived_summary(len(self.derived), derived))
-        undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
-        if undeclared:
-            tr.write_line(wording.undeclared_summary(undeclared))
+        if count.not_counted:
+            tr.write_line(wording.undeclared_summary(count.not_counted))
+        if count.judged_derived or count.skipped or count.not_counted or fixed:
+            tr.write_line(f"({LEGEND})")
         if self.nothing_judged():
             tr.write_line(NOTHING_JUDGED, red=True, bold=True)
 

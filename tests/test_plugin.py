@@ -48,7 +48,7 @@ def test_two_runs_in_one_process_report_only_their_own_cases(
         f"features/tables/trick-winner-single-deck.yaml::{n.split('::')[1]}" for n in second
     )
     assert report["totals"] == {"passed": 4, "failed": 0, "errored": 0, "skipped": 0}
-    assert "total: 4 cases and scenarios, 4 passed" in out
+    assert "total: 4 cases judged (4 hand-worked, 0 derived), 4 passed, 0 failed" in out
 
 
 def test_an_empty_engine_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
