@@ -21,8 +21,9 @@ JUDGED = ("passed", "failed", "errored")
 """The outcomes of a judged case."""
 
 LEGEND = (
-    "counted alike here, in the JSON report, the site and the badge: judged = hand-worked + "
-    "derived cases, each passed, failed or errored; skipped (declared, not judged) apart; "
+    "counted alike in the terminal summary, the JSON report, the site and the badge: "
+    "judged = hand-worked + derived cases, each passed, failed or errored; skipped (declared, "
+    "not judged) apart; "
     "undeclared variants and methods not counted; pytest's own line counts every item"
 )
 """The one legend of the count, wherever it is shown."""
