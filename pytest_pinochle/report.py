@@ -306,13 +306,10 @@ class Reporter:
         return node in self.skips and is_undeclared(self.skips[node])
 
     def counted(self) -> list[Outcome]:
-        """The items of the engine's declared variants and methods judged (or skipped) on a
-        hand-worked expectation: what the totals, the per-rule counts and the badge count."""
-        return [
-            o
-            for node, o in self.outcomes.items()
-            if node not in self.derived and not self.undeclared(node)
-        ]
+        """The items of the engine's declared variants and methods, judged (on a hand-worked
+        or a derived expectation) or skipped: what the per-rule counts count, as the site's
+        cells do (``pinochle_judge.counts``)."""
+        return [o for node, o in self.outcomes.items() if not self.undeclared(node)]
 
     def per_rule(self) -> dict[str, dict[str, int]]:
         """Rule ID -> outcome -> number of items testing it (the tested rule only; ``counted``)."""
@@ -322,10 +319,12 @@ class Reporter:
         return dict(counts)
 
     def totals(self) -> dict[str, int]:
-        """Outcome -> number of items (``counted``)."""
+        """Outcome -> number of items on a hand-worked expectation (``counted`` but the
+        derived): the count's hand-worked part, with the skipped."""
         out = dict.fromkeys(STATUSES, 0)
         for o in self.counted():
-            out[o.status] += 1
+            if o.node not in self.derived:
+                out[o.status] += 1
         return out
 
     def unsupported_by_rule(self) -> dict[str, int]:
