@@ -210,3 +210,24 @@ def test_a_closed_pipe_ends_quietly(
     monkeypatch.setattr("sys.stdout", ClosedPipe())
     assert cli.main(argv) == cli.CLOSED_PIPE
     assert capsys.readouterr().err == ""
+
+
+def test_the_readme_exit_table_has_a_row_for_every_status_a_command_returns() -> None:
+    from pinochle_cli import multi
+    from pinochle_tools import case
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Exit statuses", 1)[1].split("\n## ", 1)[0]
+    rows = {int(m[1]): m[2] for m in re.finditer(r"^\| *(\d+) *\|(.*)$", table, re.M)}
+    returned = {
+        case.PASSED,
+        case.FAILED,
+        case.USAGE,
+        case.SKIPPED,
+        multi.CANNOT_RUN,
+        cli.INTERRUPTED,
+        cli.TEST_INTERRUPTED,
+        cli.CLOSED_PIPE,
+    }
+    assert returned <= set(rows), sorted(returned - set(rows))
+    assert "`case` skipped" in rows[case.SKIPPED]
