@@ -1,4 +1,4 @@
-"""What a reader gets holds no machine path and no tracker reference: the README, CONTRIBUTING,
+"""What a reader gets holds no machine path and no tracker reference: the READMEs, CONTRIBUTING,
 the spec, the docs, the suite's tables and features (their ``why`` texts are shown to users) and
 the starters that ``pinochle adapter new`` copies. A path of the machine a document was written
 on, or "issue 13", means nothing to someone who has only the document."""
@@ -19,7 +19,8 @@ TRACKER = re.compile(r"\b(?:issues?|PR|pull request) ?#?\d+\b", re.IGNORECASE)
 
 def documents() -> list[Path]:
     """Every document a reader gets, in path order."""
-    found = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+    found = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "tests" / "README.md"]
+    found += [ROOT / "benchmarks" / "README.md"]
     for folder in FOLDERS:
         found += [
             p
