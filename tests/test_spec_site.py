@@ -184,6 +184,7 @@ def test_the_chapters_come_in_play_order_each_opening_with_its_overview(spec_sit
         )
     intro = _text((spec_site / "introduction.html").read_text("utf-8"))
     assert "Thehand,stepbystep" in intro and "Options(defaultfirst" in intro
+    assert '<h2 id="the-hand-step-by-step">' in index  # the front page opens with it
 
 
 def bare_names(site: Path) -> list[str]:

@@ -295,7 +295,7 @@ def markdown_html(
         if token.type == "skip":
             continue
         if token.type in ("heading_open", "heading_close"):
-            token.tag = f"h{min(int(token.tag[1:]) + shift, 6)}"
+            token.tag = f"h{min(max(int(token.tag[1:]) + shift, 1), 6)}"
         if token.type == "heading_open" and inline is not None:
             named = NAME_WORD.match(inline.content)
             own = named[0] if named and inline.content[named.end() :].startswith(":") else None

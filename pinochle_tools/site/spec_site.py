@@ -305,6 +305,14 @@ def readme_part(heading: str | None) -> str:
     return next((p.split("\n", 1)[1] for p in parts if p.startswith(f"## {heading}\n")), "")
 
 
+def hand_steps() -> str:
+    """spec/README.md's "The hand, step by step": the variants side by side, step by step."""
+    found = re.search(
+        r"^### The hand, step by step\n.*?(?=^#)", README.read_text("utf-8"), re.M | re.S
+    )
+    return found[0] if found else ""
+
+
 def build_spec_site(
     out: Path,
     variant: str | None = None,
@@ -547,6 +555,8 @@ def build_spec_site(
         root="",
         contents=contents,
         links=links(""),
+        opening=markdown_html(readme_part(None).split("\n", 1)[-1], links(""), base="", shift=0),
+        steps=markdown_html(hand_steps(), links(""), base="", shift=-1),
         pages=[("introduction", "", "The specification"), *PAGES],
         changed=sorted(changed, key=lambda c: order.index(c["rule"])),
         **common,
