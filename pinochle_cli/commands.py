@@ -73,8 +73,9 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--write", action="store_true", help="write spec/coverage.md")
     site = spec_sub.add_parser(
         "site",
-        help="the spec as a static site: every rule with its table cases and Gherkin scenarios "
-        "drawn, the errata, the protocol, an offline search (from spec/ and features/ alone)",
+        help="the rulebook as a static site: the chapters in play order, each overview, every "
+        "rule with its table cases and Gherkin scenarios drawn, the errata, the protocol, the "
+        "options, the sources, an offline search; --variant/--option: one table's own rulebook",
     )
     site.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
     site.add_argument(
