@@ -4,6 +4,7 @@ engine's declared model cannot be asked raises ``capabilities.Skip``."""
 
 from __future__ import annotations
 
+import importlib
 from typing import Any
 
 from pinochle_adapters.client import Engine, load_server, open_in_process
@@ -67,8 +68,17 @@ class ModelledEngine:
 
 REFERENCE_SERVER = "pinochle_adapters.reference:server"
 """The reference engine's server, loaded by name: the runner never imports the rules."""
+REFERENCE_TRACE = "pinochle_adapters.reference:decisions"
+"""The reference engine's trace (every point of an answer with its deciding rule), by name."""
 REFERENCE_SHOWN = f"in-process {REFERENCE_SERVER}"
 """How reports name the command of the reference engine (no ``--engine``)."""
+
+
+def trace_of(method: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The reference's trace of one question (``REFERENCE_TRACE``, loaded by name once)."""
+    module, _, name = REFERENCE_TRACE.partition(":")
+    found: list[dict[str, Any]] = getattr(importlib.import_module(module), name)(method, params)
+    return found
 
 
 class Reference:
@@ -84,6 +94,11 @@ class Reference:
             server = load_server(REFERENCE_SERVER)
             self._engine = open_in_process(server, timeout=self.timeout, trusted=True)
         return self._engine.call(method, params)
+
+    def trace(self, method: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+        """The reference's answer to ``method`` with ``params``, each point with the rule that
+        decided it (``pinochle_adapters.reference.decisions``); empty when it cannot say."""
+        return trace_of(method, params)
 
     def close(self) -> None:
         """Shut the reference engine down, if it was started."""
