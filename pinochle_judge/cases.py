@@ -321,7 +321,10 @@ def _stored(store: Store, name: str, digest: str) -> list[Case] | None:
     try:
         if not isinstance(kept, dict) or kept.get("digest") != digest:
             return None
-        rows = json.loads(kept["cases"])
+        text = kept["cases"]
+        if kept.get("sum") != hashlib.blake2b(text.encode(), digest_size=16).hexdigest():
+            return None  # not the text that was kept (two writers at once)
+        rows = json.loads(text)
         return [Case(**{**row, "uses": tuple(row["uses"])}) for row in rows]
     except (KeyError, TypeError, ValueError):
         return None
@@ -333,7 +336,8 @@ def _store(store: Store, name: str, digest: str, cases: list[Case]) -> None:
     rows = [{**vars(c), "uses": list(c.uses)} for c in cases]
     text = json.dumps(rows, ensure_ascii=False)
     if json.loads(text) == rows:
-        store.set(name, {"digest": digest, "cases": text})
+        check = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+        store.set(name, {"digest": digest, "cases": text, "sum": check})
 
 
 def load_table(path: Path | str, store: Store | None = None) -> list[Case]:

@@ -283,6 +283,10 @@ def test_a_changed_table_or_a_damaged_entry_is_checked_again(tmp_path: Path) -> 
     store = _Store()
     _fresh(path, store)
     (name,) = store
+    kept = store[name]
+    assert isinstance(kept, dict)
+    store[name] = {**kept, "cases": kept["cases"].replace("fixture-case", "other-case")}
+    assert _fresh(path, store)[0].id == "fixture-case"  # a text not the one kept: checked again
     store[name] = {"digest": "x", "cases": "[{"}
     assert _fresh(path, store)[0].id == "fixture-case"
     path.write_text(GOOD.replace("fixture-case", "renamed-case"), encoding="utf-8")
