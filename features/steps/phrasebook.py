@@ -90,3 +90,7 @@ def _speak(
         phrase(situation, **args, docstring=docstring)
     else:
         phrase(situation, **args)
+
+
+# pytest-bdd reads the step function's signature twice a step; computed once, it is kept here.
+_speak.__signature__ = inspect.signature(_speak)  # type: ignore[attr-defined]
