@@ -204,7 +204,7 @@ def _meld_question(params: Params) -> tuple[cards.Counts, int, Rules]:
     """``meld``'s params as the rules take them: the hand counted (from the deck), trump, rules."""
     rules = _rules(params)
     trump = cards.suit_index(params["trump"])
-    counts = cards.to_counts(cards.parse_cards(params["hand"]))
+    counts = cards.counts_of_codes(params["hand"])
     cards.check_counts_from_deck(counts, rules.deck_counts, "params.hand")
     return counts, trump, rules
 
