@@ -14,7 +14,7 @@ import pytest
 
 import specdata
 from pinochle_adapters.client import EngineError, UnsupportedReply
-from pinochle_adapters.processes import interrupt_on_sigterm
+from pinochle_adapters.processes import Interrupts
 from specdata import FEATURES_DIR
 from specdata.files import output_problem
 from specdata.rules import load_catalogue
@@ -181,8 +181,23 @@ def pytest_configure(config: pytest.Config) -> None:
         state_of(config).budget = budget
         state_of(config).deadline = time.monotonic() + budget
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
-    # A CI timeout's SIGTERM ends the run as Ctrl-C does: engines stopped, files left whole.
-    config.add_cleanup(interrupt_on_sigterm())
+    if any(config.getoption(name) not in (None, False) for name in PINOCHLE_RUN_OPTIONS):
+        catch_interrupts(config)
+
+
+PINOCHLE_RUN_OPTIONS = ("pinochle", "engine", "engine_server", "conformance_report", "log_traffic")
+"""Options that make a pytest session a run of the suite from its start (otherwise it is one
+once the suite's items are collected)."""
+
+
+def catch_interrupts(config: pytest.Config) -> None:
+    """For a run of the suite: SIGTERM (a CI timeout) ends it as Ctrl-C does, engines stopped and
+    files left whole, and every interrupt is recorded (``run_complete``); undone at the end.
+    A pytest session that is not a run of the suite keeps its signal handlers."""
+    state = state_of(config)
+    if state.interrupts is None:
+        state.interrupts = Interrupts().install()
+        config.add_cleanup(state.interrupts.restore)
 
 
 TRAFFIC_OUTPUT = "pinochle_traffic"
@@ -303,6 +318,7 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     run with one error quoting its stderr, instead of one error per case."""
     if session.config.option.collectonly or not any(map(tags.is_suite_item, session.items)):
         return
+    catch_interrupts(session.config)
     try:
         state_of(session.config).engine()
     except EngineError as e:
