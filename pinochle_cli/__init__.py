@@ -60,7 +60,9 @@ def test_command(pytest_args: Sequence[str]) -> int:
 
     engines, rest, runs_dir = multi.split_engines(pytest_args)
     if len(engines) > 1 or runs_dir is not None:
-        return multi.run_engines(engines or [""], rest, Path(runs_dir or multi.RUNS_DIR))
+        # No --engine: the reference engine (None), as in a run without --runs-dir.
+        chosen: list[str | None] = [*engines] or [None]
+        return multi.run_engines(chosen, rest, Path(runs_dir or multi.RUNS_DIR))
     return int(pytest.main([*args, *pytest_args]))
 
 

@@ -24,7 +24,7 @@ from .cards import (
 from .paths import FEATURES_DIR, RULES_DIR, SCHEMA_DIR, SPEC_DIR, VARIANTS_DIR
 from .rules import AUCTION_PRECEDENCE, RULE_ID, rule_ids
 from .schemas import Checker, checker, load_schema
-from .text import shorten, shown
+from .text import escaped, shorten, shown
 from .variants import (
     VARIANT_SCHEMA,
     Option,
@@ -75,6 +75,7 @@ __all__ = [
     "check",
     "check_variants",
     "checker",
+    "escaped",
     "is_card",
     "load_schema",
     "load_variant",

@@ -7,13 +7,20 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 
+from pinochle_adapters.client import _capped_names
 from pinochle_adapters.processes import Interrupts
-from tests.suite_runs import ROOT
-from tests.test_reliability import broken, linux_only, python_child
+from pinochle_cli import main as cli_main
+from pinochle_cli import multi
+from specdata import escaped
+from tests.suite_runs import ROOT, RUN_TIMEOUT, child_environment
+from tests.test_reliability import alive, broken, gone, linux_only, python_child
 
 USER_FILE = ROOT / "tests" / "data" / "user_processes.py"
 
@@ -74,3 +81,155 @@ def test_a_second_interrupt_soon_after_the_first_is_only_recorded() -> None:
         interrupts.handle(signal.SIGINT, None)
     interrupts.handle(signal.SIGTERM, None)  # the first one's stop goes on
     assert interrupts.count == 2
+
+
+# --- several engines: this run's files only, one per engine, no run outliving the command ---------
+
+
+class FakeRun:
+    """A ``pinochle test`` child that has already ended: with an engine called ``good`` it wrote
+    a green report of one case where ``--conformance-report`` says; any other engine could not
+    start (exit 4, no report)."""
+
+    started: ClassVar[list[list[str]]] = []
+
+    def __init__(self, command: list[str], stdout: Any, **kw: Any) -> None:
+        FakeRun.started.append(command)
+        self.returncode = 0 if command[command.index("--engine") + 1] == "good" else 4
+        stdout.write(b"1 passed\n" if self.returncode == 0 else b"cannot start\n")
+        if self.returncode == 0:
+            report = Path(command[command.index("--conformance-report") + 1])
+            report.write_text(json.dumps(single_report("good")), encoding="utf-8")
+
+    def poll(self) -> int:
+        return self.returncode
+
+
+def single_report(name: str) -> dict[str, Any]:
+    """A small valid single report of an engine called ``name`` that passed one case."""
+    case = {"outcome": "passed", "rule": "PLAY-CRAWL", "uses": [], "rules": ["PLAY-CRAWL"]}
+    counts = {"passed": 1, "failed": 0, "errored": 0, "skipped": 0}
+    return {
+        "format": 4,
+        "engine": {"command": name, "name": name, "version": "1"},
+        "variants": "all",
+        "totals": counts,
+        "rules": {"PLAY-CRAWL": counts},
+        "diagnosis": [],
+        "cases": {"features/tables/legal-plays-double-deck.yaml::x": case},
+    }
+
+
+def test_several_engines_write_this_runs_files_one_per_engine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An earlier run's green report of engine 2 and a link planted as engine 1's log: engine 2,
+    which cannot start, has no verdict; the link's target is untouched; each run writes its own
+    JUnit file and traffic log."""
+    runs, victim = tmp_path / "runs", tmp_path / "victim.txt"
+    runs.mkdir()
+    victim.write_text("mine\n", encoding="utf-8")
+    (runs / "engine-1.log").symlink_to(victim)
+    (runs / "engine-2.json").write_text(json.dumps(single_report("earlier")), encoding="utf-8")
+    combined, junit, traffic = tmp_path / "all.json", tmp_path / "j.xml", tmp_path / "t.log"
+    monkeypatch.setattr(multi.subprocess, "Popen", FakeRun)
+    FakeRun.started.clear()
+    args = ["--conformance-report", str(combined), f"--junitxml={junit}", "--log-traffic"]
+    assert multi.run_engines(["good", "broken"], [*args, str(traffic)], runs) == 4
+    assert victim.read_text(encoding="utf-8") == "mine\n"
+    assert (runs / "engine-1.log").read_text(encoding="utf-8") == "1 passed\n"
+    document = json.loads(combined.read_text(encoding="utf-8"))
+    assert [r["engine"]["name"] for r in document["reports"]] == ["good"]
+    assert [m["command"] for m in document["missing"]] == ["broken"]
+    assert not (runs / "engine-2.json").exists()
+    for n, command in enumerate(FakeRun.started, 1):
+        assert command[command.index("--junitxml") + 1] == str(tmp_path / f"j.engine-{n}.xml")
+        assert command[command.index("--log-traffic") + 1] == str(tmp_path / f"t.engine-{n}.log")
+
+
+def test_runs_dir_without_engine_tests_the_reference_engine(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    asked: list[Any] = []
+    monkeypatch.setattr(multi, "run_engines", lambda engines, *rest: asked.append(engines) or 0)
+    assert cli_main(["test", "--runs-dir", "somewhere", "-q"]) == 0
+    assert asked == [[None]]
+
+
+PARENT = """
+import subprocess, sys, time
+from pinochle_cli import multi
+from specdata import escaped
+run = [sys.executable, "-c", "import time; time.sleep(60)"]
+child = subprocess.Popen(run, preexec_fn=multi._die_with_parent)
+print(child.pid, flush=True)
+time.sleep(60)
+"""
+
+
+@linux_only
+def test_the_runs_of_a_killed_command_end_with_it() -> None:
+    """A ``pinochle test`` with several engines killed (SIGKILL, no chance to stop its runs):
+    each run it started is told by the kernel (SIGTERM, which a run takes as an interrupt)."""
+    parent = subprocess.Popen([sys.executable, "-c", PARENT], stdout=subprocess.PIPE, text=True)
+    try:
+        assert parent.stdout is not None
+        run = int(parent.stdout.readline())
+        assert alive(run)
+    finally:
+        parent.kill()
+        parent.wait()
+    assert gone(lambda: [run])
+
+
+@linux_only
+@pytest.mark.slow
+def test_a_ctrl_c_of_several_engines_leaves_only_partial_reports(tmp_path: Path) -> None:
+    """A terminal's Ctrl-C reaches ``pinochle test`` and each of its runs, which then get the
+    SIGTERM it sends them too: a second interrupt, recorded, never a run reported complete."""
+    engine = broken("interrupt_run.py", "5", "group:SIGINT")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pinochle_cli",
+            "test",
+            "--engine",
+            engine,
+            "--engine",
+            engine,
+            "--runs-dir",
+            str(tmp_path),
+            "-k",
+            "meld",
+            "--variant",
+            "double-deck",
+            "-q",
+        ],
+        cwd=ROOT,
+        env={**child_environment(), "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=RUN_TIMEOUT,
+        start_new_session=True,  # its own group: the Ctrl-C reaches nothing else
+        check=False,
+    )
+    assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
+    written = [json.loads(p.read_text(encoding="utf-8")) for p in tmp_path.glob("engine-*.json")]
+    assert written, done.stdout[-2000:]
+    assert all(d["complete"] is False and d["exit_status"] == 2 for d in written)
+    assert not (tmp_path / "site").exists()
+
+
+# --- names from engines ---------------------------------------------------------------------------
+
+HOSTILE = "evil\x1b[2J\x1b]0;PWNED-TITLE\x07\x1b]52;c;ZWNobyBwd25lZA==\x07\x9b"
+"""Clear the screen, set the window title, write the clipboard (OSC 52), a C1 CSI."""
+
+
+def test_an_engines_name_and_version_reach_no_terminal_with_control_characters() -> None:
+    info = _capped_names({"engine": {"name": HOSTILE, "version": "1\r\n2"}, "variants": []})
+    named = info["engine"]
+    assert not any(ord(c) < 32 or 127 <= ord(c) < 160 for c in named["name"] + named["version"])
+    assert named["name"].startswith("evil\\x1b[2J") and named["version"] == "1\\x0d\\x0a2"
+    assert escaped("plain name 1.0 ♠") == "plain name 1.0 ♠"

@@ -1,7 +1,8 @@
 """Broken engine: after N rule requests (argv[1], default 5) it sends a signal (argv[2], default
 SIGINT) to the suite process that started it, as Ctrl-C or a CI timeout would, and answers on.
 argv[2] may name several, comma-separated (``SIGINT,SIGTERM``): they are sent GAP seconds apart
-from a thread, as a second Ctrl-C or the SIGTERM after a Ctrl-C would come.
+from a thread, as a second Ctrl-C or the SIGTERM after a Ctrl-C would come. With a ``group:``
+prefix (``group:SIGINT``) they go to the suite's process group, as a terminal's Ctrl-C does.
 With argv[3] it writes its pid there and ignores shutdown and the end of its input.
 
 The suite is the nearest ancestor that is not a shell (``sh -c`` may or may not exec).
@@ -17,7 +18,9 @@ from pathlib import Path
 from _base import run
 
 AFTER = int(sys.argv[1]) if len(sys.argv) > 1 else 5
-SIGNALS = [signal.Signals[s] for s in (sys.argv[2] if len(sys.argv) > 2 else "SIGINT").split(",")]
+NAMED = sys.argv[2] if len(sys.argv) > 2 else "SIGINT"
+GROUP = NAMED.startswith("group:")
+SIGNALS = [signal.Signals[s] for s in NAMED.removeprefix("group:").split(",")]
 GAP = 0.02
 sent = False
 
@@ -35,7 +38,7 @@ def misbehave(message: dict, count: int) -> str | None:
     if count >= AFTER and not sent:
         sent = True
         suite = suite_pid()
-        os.kill(suite, SIGNALS[0])
+        send(suite, SIGNALS[0])
         if SIGNALS[1:]:
             threading.Thread(target=send_later, args=(suite,)).start()
     return None
@@ -44,7 +47,14 @@ def misbehave(message: dict, count: int) -> str | None:
 def send_later(suite: int) -> None:
     for sent_now in SIGNALS[1:]:
         time.sleep(GAP)
-        os.kill(suite, sent_now)
+        send(suite, sent_now)
+
+
+def send(suite: int, number: signal.Signals) -> None:
+    if GROUP:
+        os.killpg(os.getpgid(suite), number)
+    else:
+        os.kill(suite, number)
 
 
 if len(sys.argv) > 3:
