@@ -23,9 +23,10 @@ from hypothesis.errors import NoSuchExample
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
-from pytest_pinochle.capabilities import Capabilities, Skip, Translation
-from pytest_pinochle.compare import Mismatch
-from pytest_pinochle.house_rules import declared_options, played_options
+from pinochle_judge import methods
+from pinochle_judge.capabilities import Capabilities, Skip, Translation
+from pinochle_judge.compare import Mismatch
+from pinochle_judge.house_rules import declared_options, played_options
 from reference_engine.variants import load_rules, variant_options
 
 from .choices import Choose, DrawChoices, RandomChoices, ReplayChoices
@@ -38,19 +39,11 @@ from .oracle import (
     reference_answer,
     seat_meld_question,
 )
-from .questions import GENERATORS, MAX_LIMIT, Question, play_hand_question
+from .questions import GENERATORS, MAX_LIMIT, WHOLE_HAND, Question, play_hand_question
 
-ROUND_METHODS = (
-    "play_hand",
-    "deal",
-    "auction",
-    "meld",
-    "legal_plays",
-    "trick_winner",
-    "card_points",
-    "score_hand",
-)
-"""The methods a round asks, one question each (a round is one "hand" of the campaign)."""
+ROUND_METHODS = tuple(record.name for record in methods.fuzzed())
+"""The methods a round asks, one question each, in their records' order (a round is one "hand"
+of the campaign)."""
 
 
 class FuzzError(ValueError):
@@ -153,7 +146,7 @@ def generate(method: str, target: Target, choose: Choose) -> Question:
     """The question ``choose`` makes for ``method`` about ``target``."""
     options = choose_options(target, choose)
     rules = load_rules(target.variant, options)
-    if method == "play_hand":
+    if method == WHOLE_HAND:
         params, played, extra = play_hand_question(rules, choose)
         return Question(method, target.variant, options, params, played_answer(played, extra))
     return Question(method, target.variant, options, GENERATORS[method](rules, choose))
@@ -203,7 +196,7 @@ class Skipped:
 def ask(engine: Engine, method: str, params: dict[str, Any]) -> Any:
     """The engine's answer in the model the questions are written in: the request translated
     into the capabilities it declared and its answer read back, by the suite's own code
-    (``pytest_pinochle.capabilities``); raises ``capabilities.Skip`` for a question its model
+    (``pinochle_judge.capabilities``); raises ``capabilities.Skip`` for a question its model
     has no call for."""
     declared = Capabilities.declared(engine.info)
     if declared.is_default:

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from pinochle_adapters import protocol
-from pytest_pinochle.capabilities import Capabilities, Forced, Skip, forced, translate
-from pytest_pinochle.compare import TotalsOnly, compare
+from pinochle_judge.capabilities import Capabilities, Forced, Skip, forced, translate
+from pinochle_judge.compare import TotalsOnly, compare
 from tests.capability_engines import server
 from tests.suite_runs import SuiteRun, run_suite, start_suite
 
@@ -87,7 +87,7 @@ def test_a_forced_call_other_than_the_minimum_has_no_counterpart(call: dict[str,
         "dealer": 0,
         "calls": [*passes(1, 2, 3), call],
     }
-    with pytest.raises(pytest.skip.Exception, match="forced_bid=implicit"):
+    with pytest.raises(Skip, match="forced_bid=implicit"):
         translate("auction", params, IMPLICIT)
 
 
@@ -100,7 +100,7 @@ def test_hand_actions_lose_the_forced_bid_and_keep_the_rest() -> None:
     assert answer["first_illegal"]["index"] == 5
     before = t.answer({"first_illegal": {"index": 1, "rule": "AUCTION-TURN", "message": ""}})
     assert before["first_illegal"]["index"] == 1
-    with pytest.raises(pytest.skip.Exception):
+    with pytest.raises(Skip):
         translate("play_hand", {**params, "actions": ["pass"] * 3 + ["seat 1: bid 50"]}, IMPLICIT)
 
 
@@ -120,8 +120,10 @@ def test_a_game_drops_the_forced_bid_of_each_hand_with_its_own_dealer() -> None:
     assert [h["first_illegal"] for h in answer["hands"]] == [None, {"index": 4}]
 
 
-def test_the_skip_is_an_exception_of_the_model_not_of_the_engine() -> None:
+def test_the_skip_is_an_exception_of_the_model_not_of_the_engine_nor_of_pytest() -> None:
+    """The judgement raises its own Skip; the plugin turns it into pytest's skip."""
     assert issubclass(Skip, Exception)
+    assert not issubclass(Skip, pytest.skip.Exception)
 
 
 # --- meld as totals ------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""Nothing lost when a run is cut short, and every run bounded (issue 20).
+"""Nothing lost when a run is cut short, and every run bounded.
 
 Files are written whole or not at all, and only by a run that completed; output folders are
 checked before the first case; misbehaving engines of tests/broken_engines/ cut runs short.
@@ -34,8 +34,9 @@ from pinochle_adapters.client import (
     open_in_process,
 )
 from pinochle_cli import main as cli_main
-from pinochle_tools import site
-from pinochle_tools.site import badge_svg, build_site, load_run
+from pinochle_tools.site import build_site, load_run
+from pinochle_tools.site import reports as site_reports
+from pinochle_tools.site.report_site import badge_svg
 from pytest_pinochle import known_failures
 from pytest_pinochle.report import Reporter
 from pytest_pinochle.tags import RULE_PROPERTY, USES_PROPERTY
@@ -549,7 +550,7 @@ def test_report_refuses_too_deep_and_oversized_input_in_one_line(
     deep, big = tmp_path / "deep.json", tmp_path / "big.json"
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     big.write_text(json.dumps(report_of("big")), encoding="utf-8")
-    monkeypatch.setattr(site, "REPORT_LIMIT", 100)
+    monkeypatch.setattr(site_reports, "REPORT_LIMIT", 100)
     for path in (deep, big):
         assert cli_main(["report", str(path), "-o", str(tmp_path / "site")]) == 2
         errors = capsys.readouterr().err.strip().splitlines()

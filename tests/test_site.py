@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from pinochle_tools.site import ReportError, build_site, load_run
-from pinochle_tools.site import shown as shown_path
+from pinochle_tools.site.reports import shown as shown_path
 from specdata import RULES_DIR, variant_ids
 from specdata.rules import load_catalogue
 from tests.report_runs import BUGGY, document_of, report_of
@@ -364,7 +364,7 @@ def test_a_screenshot_of_the_index_shows_the_matrix_coloured(site: Path, tmp_pat
 
 
 def test_an_engine_page_shows_its_unsupported_rules_and_derived_cases(tmp_path: Path) -> None:
-    """Declared gaps per rule (issue 19) and derived verdicts (issue 17) are on the engine's
+    """Declared gaps per rule and derived verdicts are on the engine's
     page, apart from the hand-worked counts."""
     import json
 
