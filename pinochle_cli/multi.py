@@ -72,7 +72,7 @@ def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: 
     import pytest
 
     from pinochle_adapters.processes import interrupt_on_sigterm
-    from pinochle_tools.site import build_site
+    from pinochle_tools.site import SiteFolderError, build_site, clear_site
     from pinochle_tools.site.reports import write_combined
     from pytest_pinochle.plugin import SECONDS_OPTIONS, seconds
     from specdata.files import output_problem
@@ -102,8 +102,9 @@ def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: 
     try:
         for stale in [*reports, *logs]:
             # The suite's own names in its runs folder: an earlier run's report must not pass
-            # for this one's (a link is removed, never followed).
+            # for this one's (a link is removed, never followed); nor its site.
             stale.unlink(missing_ok=True)
+        clear_site(out / "site")
     except OSError as e:
         print(
             f"pinochle test: --runs-dir {out}: cannot remove {e.filename} ({e.strerror})",
@@ -132,7 +133,11 @@ def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: 
         write_combined(combined, written, worst, missing)
         print(f"wrote {combined} ({len(written)} engines)")
     if written:
-        build_site(written, out / "site")
+        try:
+            build_site(written, out / "site")
+        except SiteFolderError as e:
+            print(f"pinochle test: {e}", file=sys.stderr)
+            return max(worst, 4)
         print(f"wrote {out / 'site' / 'index.html'} ({len(written)} engines)")
     return worst
 

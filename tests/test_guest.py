@@ -18,6 +18,9 @@ from pinochle_adapters.client import _capped_names
 from pinochle_adapters.processes import Interrupts
 from pinochle_cli import main as cli_main
 from pinochle_cli import multi
+from pinochle_tools.site import SiteFolderError, build_site, load_runs
+from pinochle_tools.site.folder import write_site
+from pinochle_tools.site.reports import unique_slugs
 from specdata import escaped
 from tests.suite_runs import ROOT, RUN_TIMEOUT, child_environment
 from tests.test_reliability import alive, broken, gone, linux_only, python_child
@@ -159,6 +162,9 @@ def test_runs_dir_without_engine_tests_the_reference_engine(
 PARENT = """
 import subprocess, sys, time
 from pinochle_cli import multi
+from pinochle_tools.site import SiteFolderError, build_site, load_runs
+from pinochle_tools.site.folder import write_site
+from pinochle_tools.site.reports import unique_slugs
 from specdata import escaped
 run = [sys.executable, "-c", "import time; time.sleep(60)"]
 child = subprocess.Popen(run, preexec_fn=multi._die_with_parent)
@@ -233,3 +239,93 @@ def test_an_engines_name_and_version_reach_no_terminal_with_control_characters()
     assert not any(ord(c) < 32 or 127 <= ord(c) < 160 for c in named["name"] + named["version"])
     assert named["name"].startswith("evil\\x1b[2J") and named["version"] == "1\\x0d\\x0a2"
     assert escaped("plain name 1.0 ♠") == "plain name 1.0 ♠"
+
+
+# --- output folders: only the site's own files --------------------------------------------------
+
+
+def report_file(folder: Path, name: str, version: str = "1", failed: bool = False) -> Path:
+    document = single_report(name)
+    document["engine"]["version"] = version
+    if failed:
+        case = document["cases"]["features/tables/legal-plays-double-deck.yaml::x"]
+        case["outcome"] = "failed"
+        document["totals"] = document["rules"]["PLAY-CRAWL"] = {
+            "passed": 0,
+            "failed": 1,
+            "errored": 0,
+            "skipped": 0,
+        }
+    path = folder / f"{name}-{version}-{failed}.json".replace(" ", "_")
+    path.write_text(json.dumps(document), encoding="utf-8")
+    return path
+
+
+def test_a_site_is_written_beside_the_users_files_and_removes_only_its_own(
+    tmp_path: Path,
+) -> None:
+    docs = tmp_path / "docs"
+    mine = ["badges/coverage.svg", "rules/house-rules.html", "engines/architecture.html", "a.md"]
+    for name in mine:
+        (docs / name).parent.mkdir(parents=True, exist_ok=True)
+        (docs / name).write_text(f"user's {name}", encoding="utf-8")
+    assert cli_main(["report", str(report_file(tmp_path, "alpha")), "-o", str(docs)]) == 0
+    assert (docs / "engines" / "alpha-1.html").exists()
+    assert cli_main(["report", str(report_file(tmp_path, "beta")), "-o", str(docs)]) == 0
+    assert not (docs / "engines" / "alpha-1.html").exists()  # the earlier site's own page
+    assert (docs / "engines" / "beta-1.html").exists()
+    assert all((docs / n).read_text(encoding="utf-8") == f"user's {n}" for n in mine)
+
+
+@pytest.mark.parametrize("planted", ["index.html", "style.css", "badges/alpha-1.svg"])
+def test_a_site_that_would_replace_a_users_file_is_refused_in_one_line(
+    tmp_path: Path, planted: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    docs = tmp_path / "docs"
+    (docs / planted).parent.mkdir(parents=True)
+    (docs / planted).write_text("mine", encoding="utf-8")
+    assert cli_main(["report", str(report_file(tmp_path, "alpha")), "-o", str(docs)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and planted.split("/")[-1] in err
+    assert (docs / planted).read_text(encoding="utf-8") == "mine"
+    assert sorted(p.relative_to(docs).as_posix() for p in docs.rglob("*") if p.is_file()) == [
+        planted
+    ]
+
+
+def test_a_site_never_writes_through_a_linked_folder(tmp_path: Path) -> None:
+    site, assets = tmp_path / "site", tmp_path / "assets"
+    assets.mkdir()
+    (assets / "logo.svg").write_text("logo", encoding="utf-8")
+    site.mkdir()
+    (site / "badges").symlink_to(assets)
+    with pytest.raises(SiteFolderError, match="symbolic link"):
+        write_site(site, {"index.html": "x", "badges/a.svg": "y"})
+    assert sorted(p.name for p in assets.iterdir()) == ["logo.svg"]
+    assert not (site / "index.html").exists()
+
+
+def test_the_spec_site_keeps_the_users_pages(tmp_path: Path) -> None:
+    (tmp_path / "search.html").write_text("mine", encoding="utf-8")
+    with pytest.raises(SiteFolderError, match=r"search\.html"):
+        write_site(tmp_path, {"index.html": "x", "search.html": "y"})
+    assert (tmp_path / "search.html").read_text(encoding="utf-8") == "mine"
+    assert not (tmp_path / "index.html").exists()
+
+
+def test_engines_whose_names_make_the_same_file_name_get_a_column_each(tmp_path: Path) -> None:
+    """ "pin 1", "pin 1" failing and "pin 1 2": three pages, three badges, the failing one red."""
+    reports = [
+        report_file(tmp_path, "pin", "1"),
+        report_file(tmp_path, "pin", "1", failed=True),
+        report_file(tmp_path, "pin", "1 2"),
+    ]
+    build_site(reports, tmp_path / "site")
+    runs = [r for p in reports for r in load_runs(p)]
+    unique_slugs(runs)
+    slugs = [r.slug for r in runs]
+    assert len(set(slugs)) == 3
+    badges = {p.stem: p.read_text(encoding="utf-8") for p in (tmp_path / "site/badges").iterdir()}
+    assert sorted(badges) == sorted(slugs)
+    assert "0/1 passed" in badges[slugs[1]] and "1/1 passed" in badges[slugs[2]]
+    assert len(list((tmp_path / "site/engines").iterdir())) == 3

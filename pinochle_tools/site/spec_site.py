@@ -14,10 +14,10 @@ from markupsafe import Markup
 
 from pinochle_judge.cases import load_cases
 from specdata import RULE_ID, RULES_DIR, SPEC_DIR, variant_ids
-from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 
 from ..catalogue import Examples, Scenario, feature_paths, feature_scenarios
+from .folder import write_site
 from .html import TEMPLATES, environment, markdown_html, render
 from .reports import Item
 
@@ -90,9 +90,7 @@ def build_spec_site(out: Path) -> None:
         by_rule_variant[(case.rule, case.variant)].append(item)
     scenarios = scenarios_by_rule()
     env = environment()
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "rules").mkdir(exist_ok=True)
-    write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
+    site: dict[str, str | bytes] = {"style.css": (TEMPLATES / "style.css").read_text("utf-8")}
     common: dict[str, Any] = {"runs": [], "catalogue": catalogue, "spec_site": True}
     entries = []
     for rule_id, rule in catalogue.items():
@@ -105,7 +103,8 @@ def build_spec_site(out: Path) -> None:
         render(
             env,
             "rule.html.j2",
-            out / "rules" / f"{rule_id}.html",
+            site,
+            f"rules/{rule_id}.html",
             root="../",
             rule_id=rule_id,
             rule=rule,
@@ -129,7 +128,8 @@ def build_spec_site(out: Path) -> None:
         render(
             env,
             "chapter.html.j2",
-            out / f"{name}.html",
+            site,
+            f"{name}.html",
             root="",
             title=title,
             body=markdown_html(text),
@@ -179,12 +179,14 @@ def build_spec_site(out: Path) -> None:
     render(
         env,
         "spec_index.html.j2",
-        out / "index.html",
+        site,
+        "index.html",
         root="",
         rules=entries[: len(catalogue)],
         pages=SPEC_PAGES,
         **common,
     )
     render(
-        env, "search.html.j2", out / "search.html", root="", index_json=Markup(index_json), **common
+        env, "search.html.j2", site, "search.html", root="", index_json=Markup(index_json), **common
     )
+    write_site(out, site)
