@@ -230,5 +230,8 @@ def _run_all(
 
 def _last_line(path: Path) -> str:
     """The last non-empty line of a run's output: pytest's summary line."""
-    lines = [line.strip("= ") for line in path.read_text("utf-8", "replace").splitlines()]
+    with path.open("rb") as f:
+        f.seek(max(0, f.seek(0, os.SEEK_END) - 65536))  # its end: the summary is the last line
+        text = f.read().decode("utf-8", "replace")
+    lines = [line.strip("= ") for line in text.splitlines()]
     return next((line for line in reversed(lines) if line), "no output")

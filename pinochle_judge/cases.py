@@ -20,6 +20,7 @@ import yaml
 from pinochle_adapters import protocol
 from specdata import (
     FEATURES_DIR,
+    MAX_DATA_FILE_BYTES,
     Checker,
     DataFileError,
     load_schema,
@@ -30,6 +31,7 @@ from specdata import (
     shorten,
     shown,
 )
+from specdata.files import read_at_most
 
 from . import notation
 
@@ -287,9 +289,13 @@ def load_table(path: Path | str) -> list[Case]:
     """The cases of one table file, checked; errors name the file and line."""
     path = Path(path)
     try:
-        digest = hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+        # At most the cap (a device or a pipe has no size): over it, the reader words the fault.
+        content = read_at_most(path, MAX_DATA_FILE_BYTES)
     except OSError:
+        content = None
+    if content is None:
         return _load_table(path)  # the reader words the fault
+    digest = hashlib.blake2b(content, digest_size=16).digest()
     key = (str(path.resolve()), shown_path(path), digest)
     if key not in _LOADED:
         _LOADED[key] = _load_table(path)

@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 
 import pytest
 
+import specdata
 from pinochle_adapters.client import _capped_names
 from pinochle_adapters.processes import Interrupts
 from pinochle_cli import main as cli_main
@@ -22,6 +23,7 @@ from pinochle_tools.site import SiteFolderError, build_site, load_runs
 from pinochle_tools.site.folder import write_site
 from pinochle_tools.site.reports import unique_slugs
 from specdata import escaped
+from specdata.files import read_at_most
 from tests.suite_runs import ROOT, RUN_TIMEOUT, child_environment
 from tests.test_reliability import alive, broken, gone, linux_only, python_child
 
@@ -165,7 +167,9 @@ from pinochle_cli import multi
 from pinochle_tools.site import SiteFolderError, build_site, load_runs
 from pinochle_tools.site.folder import write_site
 from pinochle_tools.site.reports import unique_slugs
+import specdata
 from specdata import escaped
+from specdata.files import read_at_most
 run = [sys.executable, "-c", "import time; time.sleep(60)"]
 child = subprocess.Popen(run, preexec_fn=multi._die_with_parent)
 print(child.pid, flush=True)
@@ -329,3 +333,33 @@ def test_engines_whose_names_make_the_same_file_name_get_a_column_each(tmp_path:
     assert sorted(badges) == sorted(slugs)
     assert "0/1 passed" in badges[slugs[1]] and "1/1 passed" in badges[slugs[2]]
     assert len(list((tmp_path / "site/engines").iterdir())) == 3
+
+
+# --- input files of every kind, and the libraries' limits -----------------------------------------
+
+devices = pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/zero")
+
+
+@devices
+def test_size_caps_hold_for_a_device(capsys: pytest.CaptureFixture[str]) -> None:
+    """``/dev/zero`` has no size to check first: each reader reads at most its cap + 1 bytes."""
+    assert read_at_most("/dev/zero", 1000) is None
+    with pytest.raises(specdata.DataFileError, match=r"^/dev/zero: more than \d+ bytes"):
+        specdata.load_yaml(Path("/dev/zero"))
+    for command in (["replay", "/dev/zero"], ["report", "/dev/zero", "-o", "/nonexistent/x"]):
+        assert cli_main(command) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "/dev/zero: more than" in err, err
+
+
+def test_a_yaml_integer_past_pythons_limit_is_one_line_naming_file_and_line(
+    tmp_path: Path,
+) -> None:
+    listed = tmp_path / "k.yaml"
+    long_number = "9" * 5000
+    listed.write_text(
+        f"format: 1\nknown_failures:\n- {{case: x, reason: {long_number}}}\n", encoding="utf-8"
+    )
+    with pytest.raises(specdata.DataFileError) as caught:
+        specdata.load_yaml(listed)
+    assert str(caught.value).startswith(f"{listed}:3: ") and "\n" not in str(caught.value)

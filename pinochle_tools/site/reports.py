@@ -19,7 +19,7 @@ from typing import Any
 
 from pinochle_judge.cases import Case, load_cases
 from specdata import Checker, escaped, load_schema, shorten, variant_ids
-from specdata.files import unreadable, write_atomic
+from specdata.files import read_at_most, size_over, unreadable, write_atomic
 
 from ..catalogue import feature_paths, feature_scenarios
 
@@ -139,19 +139,17 @@ def _slug(text: str) -> str:
 def _read(path: Path) -> Any:
     """A report file's JSON; ReportError naming the file when it cannot be read as JSON."""
     try:
-        size = path.stat().st_size
-        text = path.read_text(encoding="utf-8") if size <= REPORT_LIMIT else None
-        document: Any = None if text is None else json.loads(text)
+        raw = read_at_most(path, REPORT_LIMIT)
+        document: Any = None if raw is None else json.loads(raw.decode("utf-8"))
     except OSError as e:
         raise ReportError(f"{path}: {unreadable(path, e)}") from None
     except ValueError as e:
         raise ReportError(f"{path}: not JSON: {e}") from None
     except RecursionError:
         raise ReportError(f"{path}: not a conformance report: nested too deeply") from None
-    if text is None:
-        raise ReportError(
-            f"{path}: {size} bytes, over the {REPORT_LIMIT // 2**20} MiB a report may have"
-        )
+    if raw is None:
+        size = size_over(path, REPORT_LIMIT)
+        raise ReportError(f"{path}: {size}, over the {REPORT_LIMIT // 2**20} MiB a report may have")
     return document
 
 
