@@ -63,19 +63,14 @@ def test_command(pytest_args: Sequence[str]) -> int:
     from pinochle_cli import multi
 
     engines, rest, runs_dir = multi.split_engines(pytest_args)
-<<<<<<< HEAD
-    if len(engines) > 1 or runs_dir is not None:
-        # No --engine: the reference engine (None), as in a run without --runs-dir.
-        chosen: list[str | None] = [*engines] or [None]
-        return multi.run_engines(chosen, rest, Path(runs_dir or multi.RUNS_DIR))
-=======
     if len(engines) > 1 and runs_dir is None:
         # Several runs leave several files: they go where the user says, never into a default.
         print(f"pinochle test: {multi.NO_RUNS_DIR}", file=sys.stderr)
         return multi.CANNOT_RUN
     if runs_dir is not None:
-        return multi.run_engines(engines or [""], rest, Path(runs_dir))
->>>>>>> main
+        # No --engine: the reference engine (None), as in a run without --runs-dir.
+        chosen: list[str | None] = [*engines] or [None]
+        return multi.run_engines(chosen, rest, Path(runs_dir))
     return int(pytest.main([*args, *pytest_args]))
 
 

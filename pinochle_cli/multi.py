@@ -19,11 +19,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-<<<<<<< HEAD
 from specdata.text import escaped
 
-RUNS_DIR = "conformance"
-"""Where the reports, the outputs and the site go unless ``--runs-dir`` says."""
 PER_ENGINE_OUTPUTS = (
     "--write-known-failures",
     "--log-traffic",
@@ -38,7 +35,6 @@ PER_ENGINE_OUTPUTS = (
 ``NAME.engine-N.SUFFIX`` beside the one given (one file for all, the last run would win)."""
 PR_SET_PDEATHSIG = 1
 """prctl(2) option: the signal a process gets when the parent that started it dies."""
-=======
 NO_RUNS_DIR = (
     "several engines: name the folder for their runs (each engine's report and output, the site "
     "comparing them) with --runs-dir DIR"
@@ -47,7 +43,6 @@ NO_RUNS_DIR = (
 not say."""
 CANNOT_RUN = 4
 """pytest's exit status for a run that cannot start (``pytest.ExitCode.USAGE_ERROR``)."""
->>>>>>> main
 
 
 def split_engines(args: Sequence[str]) -> tuple[list[str], list[str], str | None]:
@@ -126,7 +121,7 @@ def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: 
             f"pinochle test: --runs-dir {out}: cannot remove {e.filename} ({e.strerror})",
             file=sys.stderr,
         )
-        return 4
+        return CANNOT_RUN
     runs_args = [per_engine(rest, len(engines) > 1, n) for n in range(1, len(engines) + 1)]
     if len(engines) > 1:
         for name, path in _renamed(rest):
@@ -153,7 +148,7 @@ def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: 
             build_site(written, out / "site")
         except SiteFolderError as e:
             print(f"pinochle test: {e}", file=sys.stderr)
-            return max(worst, 4)
+            return max(worst, CANNOT_RUN)
         print(f"wrote {out / 'site' / 'index.html'} ({len(written)} engines)")
     return worst
 

@@ -181,16 +181,8 @@ def build_site(reports: list[Path], out: Path) -> None:
         for variant in variants
     ]
     env = environment()
-<<<<<<< HEAD
     pages: dict[str, str | bytes] = {"style.css": (TEMPLATES / "style.css").read_text("utf-8")}
-    common = {"runs": runs, "catalogue": catalogue}
-=======
-    out.mkdir(parents=True, exist_ok=True)
-    for sub in ("rules", "engines", "badges"):
-        (out / sub).mkdir(exist_ok=True)
-    write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
     common = {"runs": runs, "catalogue": catalogue, "legend": LEGEND}
->>>>>>> main
     failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
     render(
         env,

@@ -18,14 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from pinochle_judge.cases import Case, load_cases
-<<<<<<< HEAD
+from pinochle_judge.counts import Count
 from specdata import Checker, escaped, load_schema, shorten, variant_ids
 from specdata.files import read_at_most, size_over, unreadable, write_atomic
-=======
-from pinochle_judge.counts import Count
-from specdata import Checker, load_schema, shorten, variant_ids
-from specdata.files import unreadable, write_atomic
->>>>>>> main
 
 from ..catalogue import feature_paths, feature_scenarios
 
