@@ -133,7 +133,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         default=None,
         help="write every case's outcome and the per-rule counts as JSON to PATH (a run cut "
-        "short writes it marked complete: false)",
+        "short writes it marked complete: false); written whole, so a link at PATH is replaced "
+        "by the file, never written through",
     )
 
 

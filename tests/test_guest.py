@@ -341,12 +341,12 @@ devices = pytest.mark.skipif(not Path("/dev/zero").exists(), reason="needs /dev/
 
 
 @devices
-def test_size_caps_hold_for_a_device(capsys: pytest.CaptureFixture[str]) -> None:
+def test_size_caps_hold_for_a_device(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """``/dev/zero`` has no size to check first: each reader reads at most its cap + 1 bytes."""
     assert read_at_most("/dev/zero", 1000) is None
     with pytest.raises(specdata.DataFileError, match=r"^/dev/zero: more than \d+ bytes"):
         specdata.load_yaml(Path("/dev/zero"))
-    for command in (["replay", "/dev/zero"], ["report", "/dev/zero", "-o", "/nonexistent/x"]):
+    for command in (["replay", "/dev/zero"], ["report", "/dev/zero", "-o", str(tmp_path / "site")]):
         assert cli_main(command) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and "/dev/zero: more than" in err, err
