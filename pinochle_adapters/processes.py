@@ -260,9 +260,14 @@ def _leftovers(inodes: set[int], mark: str | None, session: int) -> dict[int, tu
     own_session = os.getsid(0)
     targets = {f"pipe:[{ino}]" for ino in inodes}
     marked = f"{MARK_ENV}={mark}".encode() if mark else None
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == me:
+    # Newest first, the very newest before the folder is even listed: an orphan that changes
+    # its pid by fork and exit every millisecond is always the newest process, and is looked at
+    # while its pid is still its own (its group, then killed, holds its next pids).
+    listed = sorted((int(n) for n in os.listdir(proc) if n.isdigit()), reverse=True)
+    for pid in [*_newest_pids(), *listed]:
+        if pid == me:
             continue
+        entry = proc / str(pid)
         with contextlib.suppress(OSError, ValueError, IndexError):
             stat = _stat(entry)
             if stat.state in ("Z", "X"):
@@ -276,8 +281,22 @@ def _leftovers(inodes: set[int], mark: str | None, session: int) -> dict[int, tu
                 and stat.session != own_session
                 and _holds(entry, targets)
             ):
-                found[int(entry.name)] = (stat.group, sure)
+                found[pid] = (stat.group, sure)
     return found
+
+
+NEWEST = 32
+"""Pids looked at first, counting down from the last one the system gave."""
+
+
+def _newest_pids() -> list[int]:
+    """The NEWEST pids up to the last one the system gave (``/proc/loadavg``), whether they
+    run or not; none where that cannot be read."""
+    try:
+        last = int(Path("/proc/loadavg").read_text().split()[-1])
+    except (OSError, ValueError, IndexError):
+        return []
+    return list(range(last, max(last - NEWEST, 1), -1))
 
 
 class _Stat(NamedTuple):
