@@ -4,6 +4,7 @@ and the reporter. Inert in pytest runs that are not the suite: it only acts on t
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Generator
 from functools import cache
@@ -325,7 +326,14 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     try:
         state_of(session.config).engine()
     except EngineError as e:
-        raise pytest.UsageError(f"the engine under test cannot start:\n{e}") from None
+        report = session.config.getoption("conformance_report")
+        earlier = ""
+        if report and os.path.lexists(report):
+            # Nothing is judged, so nothing is written: what is there is not this run's.
+            earlier = (
+                f"\n--conformance-report {report}: not written; the file there is an earlier run's"
+            )
+        raise pytest.UsageError(f"the engine under test cannot start:\n{e}{earlier}") from None
 
 
 def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:
