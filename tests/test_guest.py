@@ -309,12 +309,15 @@ def test_a_site_never_writes_through_a_linked_folder(tmp_path: Path) -> None:
     assert not (site / "index.html").exists()
 
 
-def test_the_spec_site_keeps_the_users_pages(tmp_path: Path) -> None:
+def test_the_spec_site_keeps_the_users_pages(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "search.html").write_text("mine", encoding="utf-8")
-    with pytest.raises(SiteFolderError, match=r"search\.html"):
-        write_site(tmp_path, {"index.html": "x", "search.html": "y"})
+    assert cli_main(["spec", "site", "-o", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "search.html" in err
     assert (tmp_path / "search.html").read_text(encoding="utf-8") == "mine"
-    assert not (tmp_path / "index.html").exists()
+    assert [p.name for p in tmp_path.iterdir()] == ["search.html"]
 
 
 def test_engines_whose_names_make_the_same_file_name_get_a_column_each(tmp_path: Path) -> None:
