@@ -21,8 +21,9 @@ from pinochle_judge.counts import JUDGED, LEGEND
 from specdata import variant_ids
 from specdata.rules import Rule, load_catalogue
 
+from .changes import KINDS, SAYS, compare, same_engine
 from .folder import write_site
-from .html import TEMPLATES, environment, markdown_html, render
+from .html import TEMPLATES, Links, environment, markdown_html, render
 from .reports import (
     STATUSES,
     UNSPECIFIED,
@@ -138,10 +139,11 @@ def badge_svg(run: EngineRun) -> str:
 def build_site(reports: list[Path], out: Path) -> None:
     """Write the conformance site of ``reports`` (single reports, one per engine, or combined
     reports of several) into ``out``: index.html (per variant a matrix of rules x engines),
-    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css; the pages and badges an earlier
-    site wrote there (its manifest's) and this one does not are removed, nothing else
-    (``folder.write_site``). Raises ReportError naming a file that is not a conformance report,
-    SiteFolderError naming a file of ``out`` the site would replace without having written it."""
+    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css (and changes.html for two runs
+    of one engine); the files an earlier site wrote there (its manifest's) and this one does not
+    are removed, nothing else (``folder.write_site``). Raises ReportError naming a file that is
+    not a conformance report, SiteFolderError naming a file of ``out`` the site would replace
+    without having written it."""
     if not reports:
         raise ReportError("no report given: pass one or more --conformance-report files")
     runs = [run for p in reports for run in load_runs(Path(p))]
@@ -182,8 +184,25 @@ def build_site(reports: list[Path], out: Path) -> None:
     ]
     env = environment()
     pages: dict[str, str | bytes] = {"style.css": (TEMPLATES / "style.css").read_text("utf-8")}
-    common = {"runs": runs, "catalogue": catalogue, "legend": LEGEND}
+    common = {"runs": runs, "catalogue": catalogue, "legend": LEGEND, "table": None}
+    links = Links(root="../", rules=frozenset(rule_ids))
     failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
+    # Two runs of one engine: what changed from the first to the second (pinochle diff).
+    changes = compare(runs[0], runs[1]) if len(runs) == 2 and same_engine(*runs) else None
+    if changes is not None:
+        anchors = {item.node: item.anchor for item in items}
+        render(
+            env,
+            "changes.html.j2",
+            pages,
+            "changes.html",
+            root="",
+            diff=changes,
+            anchors=anchors,
+            kinds=KINDS,
+            says=SAYS,
+            **common,
+        )
     render(
         env,
         "index.html.j2",
@@ -192,6 +211,7 @@ def build_site(reports: list[Path], out: Path) -> None:
         root="",
         matrices=matrices,
         failures=failures,
+        changes=changes,
         **common,
     )
     for rule in rule_ids:
@@ -217,7 +237,8 @@ def build_site(reports: list[Path], out: Path) -> None:
             root="../",
             rule_id=rule,
             rule=known,
-            statement=markdown_html(rule_statement(known)) if known else Markup(""),
+            statement=markdown_html(rule_statement(known), links) if known else Markup(""),
+            links=links,
             sections=sections,
             **common,
         )
