@@ -97,9 +97,11 @@ class FakeRun:
     start (exit 4, no report)."""
 
     started: ClassVar[list[list[str]]] = []
+    options: ClassVar[list[dict[str, Any]]] = []
 
     def __init__(self, command: list[str], stdout: Any, **kw: Any) -> None:
         FakeRun.started.append(command)
+        FakeRun.options.append(kw)
         self.returncode = 0 if command[command.index("--engine") + 1] == "good" else 4
         stdout.write(b"1 passed\n" if self.returncode == 0 else b"cannot start\n")
         if self.returncode == 0:
@@ -139,6 +141,7 @@ def test_several_engines_write_this_runs_files_one_per_engine(
     combined, junit, traffic = tmp_path / "all.json", tmp_path / "j.xml", tmp_path / "t.log"
     monkeypatch.setattr(multi.subprocess, "Popen", FakeRun)
     FakeRun.started.clear()
+    FakeRun.options.clear()
     args = ["--conformance-report", str(combined), f"--junitxml={junit}", "--log-traffic"]
     assert multi.run_engines(["good", "broken"], [*args, str(traffic)], runs) == 4
     assert victim.read_text(encoding="utf-8") == "mine\n"
@@ -150,6 +153,8 @@ def test_several_engines_write_this_runs_files_one_per_engine(
     for n, command in enumerate(FakeRun.started, 1):
         assert command[command.index("--junitxml") + 1] == str(tmp_path / f"j.engine-{n}.xml")
         assert command[command.index("--log-traffic") + 1] == str(tmp_path / f"t.engine-{n}.log")
+    if sys.platform.startswith("linux"):  # each run is told when the command dies
+        assert all(kw["preexec_fn"] is multi._die_with_parent for kw in FakeRun.options)
 
 
 def test_runs_dir_without_engine_tests_the_reference_engine(
