@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 import traceback
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,6 +31,7 @@ from .protocol import (
 
 __all__ = [
     "ERROR_LIMIT",
+    "Encoded",
     "InvalidParams",
     "Server",
     "Unsupported",
@@ -77,8 +79,35 @@ Unsupported = UnsupportedRequest
 ``UnsupportedReply``; engines written against it keep working."""
 
 
+class Encoded(str):
+    """A result the engine has already written as JSON text: the server splices it into the reply
+    as it is, unparsed and unchecked (the engine's own trusted fast path).
+
+    An engine offers one for a method by a ``<method>_encoded`` method on the same class as
+    ``<method>``; a subclass that overrides ``<method>`` alone is answered by its override."""
+
+
+def encoded_handlers(engine: object, methods: Iterable[str]) -> dict[str, Any]:
+    """The ``<method>_encoded`` handlers of ``engine`` that answer for its ``<method>``: defined
+    by the very class that defines ``<method>`` (or one below it)."""
+    found: dict[str, Any] = {}
+    mro = type(engine).__mro__
+    own = getattr(engine, "__dict__", {})
+    for method in methods:
+        name = f"{method}_encoded"
+        if method in own or name in own:
+            continue  # set on the instance: the class's pairing says nothing about it
+        plain = next((i for i, c in enumerate(mro) if method in c.__dict__), None)
+        fast = next((i for i, c in enumerate(mro) if name in c.__dict__), None)
+        if plain is not None and fast is not None and fast <= plain:
+            found[method] = getattr(engine, name)
+    return found
+
+
 def _is_text(value: str) -> bool:
     """Whether ``value`` is encodable as UTF-8 (it holds no lone surrogate)."""
+    if value.isascii():
+        return True
     try:
         value.encode("utf-8")
     except UnicodeEncodeError:
@@ -194,6 +223,7 @@ class Server:
         if methods is None:
             methods = [m for m in RULE_METHODS if callable(getattr(engine, m, None))]
         self.methods = [m for m in RULE_METHODS if m in methods]
+        self._encoded = encoded_handlers(engine, self.methods)
         self.check_params = check_params
         declared_bad = (
             invalid_params
@@ -284,12 +314,12 @@ class Server:
                 f"{', '.join(self.methods) or 'no rule methods'}",
             )
         params = message.get("params")
-        problem = self._params_problem(method, params)
+        problem = self._params_problem(method, params, plainly_readable(line))
         if problem is not None:
             return _error(request_id, INVALID_PARAMS, problem)
         assert isinstance(params, dict)
         try:
-            result = getattr(self.engine, method)(params)
+            result = (self._encoded.get(method) or getattr(self.engine, method))(params)
         except UnsupportedRequest as e:
             return _error(request_id, UNSUPPORTED, str(e) or f"{method} is not supported")
         except self.invalid_params as e:
@@ -305,6 +335,8 @@ class Server:
                 _fault_data(e),
             )
         try:
+            if isinstance(result, Encoded):
+                return protocol.result_line(request_id, result).encode("utf-8")
             # The one encoding of the result; a result that is not JSON is the engine's fault.
             return _line(protocol.result_response(request_id, result))
         except (TypeError, ValueError, RecursionError) as e:
@@ -324,10 +356,12 @@ class Server:
             )
         return protocol.result_response(request_id, self.info())
 
-    def _params_problem(self, method: str, params: Any) -> str | None:
+    def _params_problem(self, method: str, params: Any, plain: bool = False) -> str | None:
+        """Why ``params`` cannot be answered, or None; ``plain``: the line they were decoded
+        from can hold no unreadable field (``plainly_readable``), so none is looked for."""
         if not isinstance(params, dict):
             return "params must be an object"
-        unreadable = unreadable_field(params, "params")
+        unreadable = None if plain else unreadable_field(params, "params")
         if unreadable is not None:
             return unreadable
         if self.check_params:
@@ -432,6 +466,21 @@ def serve(engine: object, **kwargs: Any) -> int:
 
 DEPTH_LIMIT = 64
 """Deepest nesting of params the server checks; deeper is refused naming the field."""
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A JSON escape that decodes to a UTF-16 surrogate (a pair of them is harmless, but is looked
+at field by field like a lone one)."""
+
+
+def plainly_readable(line: str) -> bool:
+    """Whether every field decoded from the JSON ``line`` is readable without looking: the line is
+    text, escapes no surrogate and opens fewer brackets than DEPTH_LIMIT (so nothing in it nests
+    that deep). One pass over the line instead of a walk over every field it holds; False only
+    means ``unreadable_field`` must look."""
+    if line.count("[") + line.count("{") >= DEPTH_LIMIT or _SURROGATE_ESCAPE.search(line):
+        return False
+    return _is_text(line)
 
 
 def unreadable_field(value: Any, root: str) -> str | None:

@@ -24,7 +24,7 @@ from hypothesis.errors import NoSuchExample
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
 from pinochle_adapters.reference import decisions
-from pinochle_judge import charges
+from pinochle_judge import charges, methods
 from pinochle_judge.capabilities import Capabilities, Skip, Translation
 from pinochle_judge.capabilities import expectation as modelled
 from pinochle_judge.compare import Mismatch
@@ -46,21 +46,11 @@ from .oracle import (
     reference_answer,
     seat_meld_question,
 )
-from .questions import GENERATORS, MAX_LIMIT, Question, play_hand_question
+from .questions import GENERATORS, MAX_LIMIT, WHOLE_HAND, Question, play_hand_question
 
-ROUND_METHODS = (
-    "play_hand",
-    "deal",
-    "auction",
-    "meld",
-    "legal_plays",
-    "trick_winner",
-    "card_points",
-    "score_hand",
-    "play_tricks",
-    "play_game",
-)
-"""The methods a round asks, one question each (a round is one "hand" of the campaign)."""
+ROUND_METHODS = tuple(record.name for record in methods.fuzzed())
+"""The methods a round asks, one question each, in their records' order (a round is one "hand"
+of the campaign)."""
 OWN_STREAM = ("play_tricks", "play_game")
 """Methods whose questions draw their seeds from a stream of their own: a seed asks every other
 method the same questions as before they were asked."""
@@ -172,7 +162,7 @@ def generate(method: str, target: Target, choose: Choose) -> Question:
     """The question ``choose`` makes for ``method`` about ``target``."""
     options = choose_options(target, choose)
     rules = load_rules(target.variant, options)
-    if method == "play_hand":
+    if method == WHOLE_HAND:
         params, played, extra = play_hand_question(rules, choose)
         return Question(method, target.variant, options, params, played_answer(played, extra))
     return Question(method, target.variant, options, GENERATORS[method](rules, choose))
@@ -237,10 +227,19 @@ def ask(engine: Engine, method: str, params: dict[str, Any]) -> Any:
     return translation.answer(answer) if isinstance(answer, dict) else answer
 
 
-def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
+@dataclass(frozen=True)
+class Errored:
+    """A question the engine failed to answer (a crash, a hang, a reply that breaks the
+    protocol): an engine fault, counted apart, never charged to a rule nor written as a case."""
+
+    reason: str
+
+
+def check(engine: Engine, question: Question) -> Disagreement | Skipped | Errored | None:
     """Ask ``engine`` and the reference; the disagreement, if any. A question the reference
     refuses (figures that cannot come from one hand) is not a disagreement, nor is one the
-    engine answers "unsupported" or its model cannot be asked (``Skipped``)."""
+    engine answers "unsupported" or its model cannot be asked (``Skipped``), nor one it fails to
+    answer at all (``Errored``)."""
     try:
         expect = expectation(question.method, reference_answer(question))
     except ValueError:
@@ -257,44 +256,28 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
     except UnsupportedReply as err:
         return Skipped(f"unsupported: {err.reason}")
     except EngineError as err:
-        actual = {"error": err.reason}
-        mismatches = [Mismatch("answer", f"the engine failed to answer: {err.reason}")]
-    else:
-        mismatches = differences(question.method, expect, actual)
-        if not mismatches:
-            return None
+        return Errored(err.reason)
+    mismatches = differences(question.method, expect, actual)
+    if not mismatches:
+        return None
     return Disagreement(question, expect, actual, mismatches)
 
 
-def judged(engine: Engine, question: Question) -> Disagreement | Skipped | None:
+def judged(engine: Engine, question: Question) -> Disagreement | Skipped | Errored | None:
     """``check`` with the disagreement charged as the suite charges a failed case
     (``pinochle_judge.charges``): to the rules that decided the first point where the engine's
     answer and the reference's part, read from the reference's trace of the question. Where the
-    trace places nothing (an engine error), the blame table's rules."""
+    trace places nothing, the blame table's rules."""
     found = check(engine, question)
     if not isinstance(found, Disagreement):
         return found
     actual = found.actual if isinstance(found.actual, Mapping) else {}
     method, params = question.method, question.params
-    # An engine that failed to answer gave no answer to walk: the blame table names the rule.
-    traced = decisions(method, params) if "error" not in actual else []
-    charge = charges.charge(method, params, found.expect, actual, traced, "")
+    charge = charges.charge(method, params, found.expect, actual, decisions(method, params), "")
     if charge.where is not None:
         found.rules, found.where = charge.rules, charge.where
     else:
         found.rules = likely_rules(question, found.expect, found.actual, found.mismatches)
-    if (
-        not traced
-        and method == "play_game"
-        and "play_hand" in (engine.info or {}).get("methods", [])
-    ):
-        # A game the engine cannot answer (a hand over for one side only): asked hand by hand,
-        # the first hand it answers otherwise says where.
-        for k in range(len(question.input["hands"])):
-            alone = judged(engine, _hand_of(question, k))
-            if isinstance(alone, Disagreement):
-                found.rules, found.where = alone.rules, alone.where
-                return found
     if charge.where is None or charge.ambiguous or charge.where.field in ("meld", "team_meld"):
         # A seat's meld total: the engine's own items of that hand, when it gives them, say
         # which meld better than the worth of the difference.
@@ -549,6 +532,10 @@ class Report:
     disagreed: Counter[str] = field(default_factory=Counter)
     skipped: Counter[str] = field(default_factory=Counter)
     """Questions per method the engine answered "unsupported" or its model cannot be asked."""
+    errored: Counter[str] = field(default_factory=Counter)
+    """Questions per method the engine failed to answer (``Errored``)."""
+    faults: list[str] = field(default_factory=list)
+    """The first few reasons it failed (MAX_FAULTS)."""
     rules: Counter[tuple[str, str]] = field(default_factory=Counter)
     """Disagreements per (variant, rule) they are charged to."""
     findings: list[Finding] = field(default_factory=list)
@@ -563,6 +550,8 @@ class Report:
         return self.rounds / asking if asking > 0 else 0.0
 
 
+MAX_FAULTS = 3
+"""Engine faults whose reason a campaign keeps."""
 MAX_SHRUNK = 20
 """Distinct rules shrunk in one campaign; further ones are only counted."""
 
@@ -606,6 +595,8 @@ def run(
             next_tick = now + 0.2
         target = targets[report.rounds % len(targets)]
         for method in methods:
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                break  # a round of slow answers (an engine that hangs) keeps to the time too
             choices = RandomChoices(seed_of(method))
             question = generate(method, target, choices)
             if on_question is not None:
@@ -614,6 +605,11 @@ def run(
             found = judged(engine, question)
             if isinstance(found, Skipped):
                 report.skipped[method] += 1
+                continue
+            if isinstance(found, Errored):
+                report.errored[method] += 1
+                if len(report.faults) < MAX_FAULTS:
+                    report.faults.append(f"{method}: {found.reason}")
                 continue
             if found is None:
                 continue

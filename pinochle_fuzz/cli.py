@@ -23,6 +23,8 @@ from pinochle_adapters.client import (
     open_in_process,
 )
 from pinochle_judge.cases import CaseError
+from specdata import escaped
+from specdata.files import folder_problem
 
 from . import campaign
 from .campaign import Finding, FuzzError, Report
@@ -38,6 +40,20 @@ def option_argument(text: str) -> tuple[str, str]:
     if not sep or not name:
         raise argparse.ArgumentTypeError(f"option {text!r} must be written name=value")
     return name, value
+
+
+def add_option_flag(
+    parser: argparse.ArgumentParser, help: str = "a variant option, e.g. run=15 (repeatable)"
+) -> None:
+    """The repeatable ``--option NAME=VALUE`` flag, collected as (name, value) pairs."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=option_argument,
+        metavar="NAME=VALUE",
+        help=help,
+    )
 
 
 def positive(kind: type[int] | type[float]) -> Any:
@@ -65,17 +81,6 @@ def error_line(error: object) -> str:
         return lines[0] if lines else type(error).__name__
     more = f" (and {len(lines) - 2} more lines)" if len(lines) > 2 else ""
     return f"{lines[0].rstrip(':')}: {lines[1]}{more}"
-
-
-def folder_problem(path: Path, option: str) -> str | None:
-    """Why ``path`` cannot be (or become) an output folder, in one line naming ``option``; None
-    when it is a folder or can be created as one (its nearest existing ancestor is a folder)."""
-    if path.exists():
-        return None if path.is_dir() else f"{option} {path} is a file, not a folder"
-    for parent in path.absolute().parents:
-        if parent.exists():
-            return None if parent.is_dir() else f"{option} {path}: {parent} is a file, not a folder"
-    return None
 
 
 def parser() -> argparse.ArgumentParser:
@@ -194,12 +199,18 @@ def summary(report: Report, out: IO[str]) -> None:
         print(f"{'rule charged':<28} {'variant':<12} {'disagreements':>13}", file=out)
         for (variant, rule), count in report.rules.most_common():
             print(f"{rule:<28} {variant:<12} {count:>13}", file=out)
-    print(f"{'method':<14} {'asked':>9} {'disagreed':>10} {'skipped':>9}", file=out)
+    print(f"{'method':<14} {'asked':>9} {'disagreed':>10} {'skipped':>9} {'errored':>8}", file=out)
     for method, asked in report.asked.items():
         print(
-            f"{method:<14} {asked:>9} {report.disagreed[method]:>10} {report.skipped[method]:>9}",
+            f"{method:<14} {asked:>9} {report.disagreed[method]:>10} {report.skipped[method]:>9}"
+            f" {report.errored[method]:>8}",
             file=out,
         )
+    errored = sum(report.errored.values())
+    if errored:
+        # Engine faults, not rules broken: no case is written for them.
+        first = escaped(report.faults[0])
+        print(f"{errored} questions errored: the engine failed to answer ({first})", file=out)
     print(
         f"{report.rounds} hands in {report.seconds:.1f} s: {report.rate:.0f} hands/s "
         f"(shrinking {report.shrink_seconds:.1f} s not counted)",
@@ -291,4 +302,4 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
                 file=out,
             )
     summary(report, out)
-    return 1 if report.findings else 0
+    return 1 if report.findings or report.errored else 0

@@ -17,11 +17,13 @@ from typing import Any
 
 from markupsafe import Markup
 
+from pinochle_judge.counts import JUDGED, LEGEND
 from specdata import variant_ids
-from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 
-from .html import TEMPLATES, environment, markdown_html, render
+from .changes import KINDS, SAYS, compare, same_engine
+from .folder import write_site
+from .html import TEMPLATES, Links, environment, markdown_html, render
 from .reports import (
     STATUSES,
     UNSPECIFIED,
@@ -52,6 +54,11 @@ class Cell:
         return sum(self.counts.values())
 
     @property
+    def judged(self) -> int:
+        """Passed, failed or errored, hand-worked or derived: the count's judged cases."""
+        return sum(self.counts[s] for s in JUDGED)
+
+    @property
     def status(self) -> str:
         """The cell's colour: failed, errored, skipped (only), partial (passes and skips),
         passed, or none (no item)."""
@@ -68,9 +75,12 @@ class Cell:
 
     @property
     def text(self) -> str:
+        """``passed/judged``, the skipped apart (in the tooltip), as every count is."""
         if not self.total:
             return "·"
-        return f"{self.counts['passed']}/{self.total}"
+        if not self.judged:
+            return "skipped"
+        return f"{self.counts['passed']}/{self.judged}"
 
     @property
     def tooltip(self) -> str:
@@ -91,21 +101,20 @@ def cell(items: Iterable[Item], slug: str) -> Cell:
 
 
 def badge_svg(run: EngineRun) -> str:
-    """A shields-style badge: ``pinochle | 1141/1370 passed``, green when nothing fails; a run
-    that did not complete is never green (``partial run``)."""
-    totals = run.totals
-    ran = sum(totals.values())
-    bad = totals["failed"] + totals["errored"]
+    """A shields-style badge: ``pinochle | 1141/1370 passed``, passed of judged (the run's one
+    count): green when nothing failed or errored, whatever was skipped; a run that did not
+    complete is never green (``partial run``)."""
+    count = run.count
     status = (
         "none"
-        if not ran
+        if not count.judged
         else "failed"
-        if bad
+        if count.failed or count.errored
         else "partial"
-        if totals["skipped"] or not run.complete
+        if not run.complete
         else "passed"
     )
-    left, right = "pinochle", f"{totals['passed']}/{ran} passed"
+    left, right = "pinochle", f"{count.passed}/{count.judged} passed"
     if not run.complete:
         right += ", partial run"
     # Widths from an average glyph of 7 px at 11 px Verdana: close enough for a badge.
@@ -130,9 +139,11 @@ def badge_svg(run: EngineRun) -> str:
 def build_site(reports: list[Path], out: Path) -> None:
     """Write the conformance site of ``reports`` (single reports, one per engine, or combined
     reports of several) into ``out``: index.html (per variant a matrix of rules x engines),
-    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css; pages and badges an earlier
-    site left there (an engine no longer reported) are removed. Raises ReportError naming a file
-    that is not a conformance report."""
+    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css (and changes.html for two runs
+    of one engine); the files an earlier site wrote there (its manifest's) and this one does not
+    are removed, nothing else (``folder.write_site``). Raises ReportError naming a file that is
+    not a conformance report, SiteFolderError naming a file of ``out`` the site would replace
+    without having written it."""
     if not reports:
         raise ReportError("no report given: pass one or more --conformance-report files")
     runs = [run for p in reports for run in load_runs(Path(p))]
@@ -172,19 +183,35 @@ def build_site(reports: list[Path], out: Path) -> None:
         for variant in variants
     ]
     env = environment()
-    out.mkdir(parents=True, exist_ok=True)
-    for sub in ("rules", "engines", "badges"):
-        (out / sub).mkdir(exist_ok=True)
-    write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
-    common = {"runs": runs, "catalogue": catalogue}
+    pages: dict[str, str | bytes] = {"style.css": (TEMPLATES / "style.css").read_text("utf-8")}
+    common = {"runs": runs, "catalogue": catalogue, "legend": LEGEND, "table": None}
+    links = Links(root="../", rules=frozenset(rule_ids))
     failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
+    # Two runs of one engine: what changed from the first to the second (pinochle diff).
+    changes = compare(runs[0], runs[1]) if len(runs) == 2 and same_engine(*runs) else None
+    if changes is not None:
+        anchors = {item.node: item.anchor for item in items}
+        render(
+            env,
+            "changes.html.j2",
+            pages,
+            "changes.html",
+            root="",
+            diff=changes,
+            anchors=anchors,
+            kinds=KINDS,
+            says=SAYS,
+            **common,
+        )
     render(
         env,
         "index.html.j2",
-        out / "index.html",
+        pages,
+        "index.html",
         root="",
         matrices=matrices,
         failures=failures,
+        changes=changes,
         **common,
     )
     for rule in rule_ids:
@@ -205,11 +232,13 @@ def build_site(reports: list[Path], out: Path) -> None:
         render(
             env,
             "rule.html.j2",
-            out / "rules" / f"{rule}.html",
+            pages,
+            f"rules/{rule}.html",
             root="../",
             rule_id=rule,
             rule=known,
-            statement=markdown_html(rule_statement(known)) if known else Markup(""),
+            statement=markdown_html(rule_statement(known), links) if known else Markup(""),
+            links=links,
             sections=sections,
             **common,
         )
@@ -222,7 +251,8 @@ def build_site(reports: list[Path], out: Path) -> None:
         render(
             env,
             "engine.html.j2",
-            out / "engines" / f"{run.slug}.html",
+            pages,
+            f"engines/{run.slug}.html",
             root="../",
             run=run,
             bad=bad,
@@ -231,16 +261,8 @@ def build_site(reports: list[Path], out: Path) -> None:
             ],
             **common,
         )
-        write_atomic(out / "badges" / f"{run.slug}.svg", badge_svg(run))
-    written = {
-        *(out / "rules" / f"{rule}.html" for rule in rule_ids),
-        *(out / "engines" / f"{run.slug}.html" for run in runs),
-        *(out / "badges" / f"{run.slug}.svg" for run in runs),
-    }
-    for sub, suffix in (("rules", ".html"), ("engines", ".html"), ("badges", ".svg")):
-        for page in (out / sub).iterdir():
-            if page.suffix == suffix and page not in written:
-                page.unlink()
+        pages[f"badges/{run.slug}.svg"] = badge_svg(run)
+    write_site(out, pages)
 
 
 def what_fails(
@@ -268,7 +290,6 @@ def what_fails(
                         {
                             "variant": variant,
                             "bad": len(bad),
-                            "total": len(items),
                             "cell": cell(items, run.slug),
                             "first": bad[0].anchor,
                         }

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from pinochle_judge.cases import Case, load_cases
-from specdata import Checker, load_schema, shorten, variant_ids
-from specdata.files import unreadable, write_atomic
+from pinochle_judge.counts import Count
+from specdata import Checker, escaped, load_schema, shorten, variant_ids
+from specdata.files import read_at_most, size_over, unreadable, write_atomic
 
 from ..catalogue import feature_paths, feature_scenarios
 
@@ -94,8 +95,9 @@ class EngineRun:
     report)."""
 
     @property
-    def totals(self) -> dict[str, int]:
-        return {s: int(self.report["totals"].get(s, 0)) for s in STATUSES}
+    def count(self) -> Count:
+        """The run's one count (pinochle_judge.counts), as the terminal summary said it."""
+        return Count.of_report(self.report)
 
     @property
     def diagnosis(self) -> list[dict[str, Any]]:
@@ -106,12 +108,6 @@ class EngineRun:
         """Rules the engine answered "unsupported" (-32001) for, with how many cases."""
         raw = self.report.get("unsupported") or {}
         return sorted((str(rule), int(n)) for rule, n in raw.items())
-
-    @property
-    def derived(self) -> dict[str, int]:
-        """Outcome counts of the cases judged on a derived expectation (house rules)."""
-        raw = self.report.get("derived") or {}
-        return {s: int(raw.get(s, 0)) for s in STATUSES}
 
     @property
     def complete(self) -> bool:
@@ -139,19 +135,17 @@ def _slug(text: str) -> str:
 def _read(path: Path) -> Any:
     """A report file's JSON; ReportError naming the file when it cannot be read as JSON."""
     try:
-        size = path.stat().st_size
-        text = path.read_text(encoding="utf-8") if size <= REPORT_LIMIT else None
-        document: Any = None if text is None else json.loads(text)
+        raw = read_at_most(path, REPORT_LIMIT)
+        document: Any = None if raw is None else json.loads(raw.decode("utf-8"))
     except OSError as e:
         raise ReportError(f"{path}: {unreadable(path, e)}") from None
     except ValueError as e:
         raise ReportError(f"{path}: not JSON: {e}") from None
     except RecursionError:
         raise ReportError(f"{path}: not a conformance report: nested too deeply") from None
-    if text is None:
-        raise ReportError(
-            f"{path}: {size} bytes, over the {REPORT_LIMIT // 2**20} MiB a report may have"
-        )
+    if raw is None:
+        size = size_over(path, REPORT_LIMIT)
+        raise ReportError(f"{path}: {size}, over the {REPORT_LIMIT // 2**20} MiB a report may have")
     return document
 
 
@@ -191,13 +185,15 @@ def load_runs(path: Path) -> list[EngineRun]:
 def _run_of(path: Path, report: dict[str, Any], source: str) -> EngineRun:
     engine = report["engine"]
     named = [str(engine[k]) for k in ("name", "version") if engine.get(k)]
-    label = " ".join(shorten(text, NAME_LIMIT) for text in named)
-    label = label or shorten(str(engine["command"]), COMMAND_LIMIT)
+    # Escaped: a report written by hand (or before the client escaped them) may hold control
+    # characters, which the pages and the terminal must not pass on.
+    label = escaped(" ".join(shorten(text, NAME_LIMIT) for text in named))
+    label = label or escaped(shorten(str(engine["command"]), COMMAND_LIMIT))
     slug = _slug(label)
     if report.get("complete", True) is False:
         # Shown wherever the engine is named: these counts are of the cases that finished only.
         label += f" (partial run, exit status {report.get('exit_status', '?')})"
-    command = shorten(str(engine["command"]), COMMAND_LIMIT)
+    command = escaped(shorten(str(engine["command"]), COMMAND_LIMIT))
     return EngineRun(slug, label, command, path, report, report["cases"], source)
 
 
@@ -208,13 +204,21 @@ COMMAND_LIMIT = 500
 
 
 def unique_slugs(runs: Sequence[EngineRun]) -> None:
-    """Two reports of one engine (two versions, two commands) get different file names."""
-    seen: Counter[str] = Counter()
+    """Every run gets a file name (and a column) of its own, whatever the names: a second run of
+    a slug takes the first ``SLUG-N`` that no run has, as its own slug or as one given here (two
+    "pin 1" and one "pin 1 2": ``pin-1``, ``pin-1-3``, ``pin-1-2``)."""
+    taken: set[str] = set()
+    wanted = {run.slug for run in runs}
     for run in runs:
-        seen[run.slug] += 1
-        if seen[run.slug] > 1:
-            run.slug = f"{run.slug}-{seen[run.slug]}"
-            run.label = f"{run.label} ({run.source or run.path.name})"
+        if run.slug not in taken:
+            taken.add(run.slug)
+            continue
+        n = 2
+        while f"{run.slug}-{n}" in taken or f"{run.slug}-{n}" in wanted:
+            n += 1
+        run.slug = f"{run.slug}-{n}"
+        taken.add(run.slug)
+        run.label = f"{run.label} ({run.source or run.path.name})"
 
 
 # --- what each item is ------------------------------------------------------------------------

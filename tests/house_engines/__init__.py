@@ -2,7 +2,7 @@
 one variant with a single value for some options, optionally carrying one planted bug (a mutant
 of ``tests.mutants``). ``python -m tests.house_engines NAME [MUTANT]`` serves one over stdio.
 
-The declarations are those of issue 17 (the house rules real engines were seen to play).
+The declarations are the house rules real engines were seen to play.
 """
 
 from __future__ import annotations
