@@ -160,6 +160,8 @@ def decision_text(decision: dict[str, Any], titles: dict[str, str], colour: bool
     value = decision.get("value")
     if isinstance(value, dict) and {"id", "count", "points"} <= set(value):
         shown = notation.meld(value)
+    elif isinstance(value, dict) and "id" in value:  # a meld kept from counting, and its worth
+        shown = f"{value['id']} (worth {value.get('points')})"
     elif isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         shown = drawn(value, colour) if all(len(v) == 2 for v in value) else ", ".join(value)
     elif isinstance(value, str):
