@@ -29,7 +29,7 @@ from specdata.rules import load_catalogue
 USAGE_EXAMPLES = """\
 examples:
   pinochle ask meld --variant single-deck hand="Ah Th Kh Qh Jh Qs Jd" trump=h
-  pinochle ask legal_plays --variant double-deck \
+  pinochle ask legal_plays --variant double-deck \\
       '{"hand": ["As", "Ks", "Ah"], "trick": ["Qs"], "trump": "h"}'
   pinochle ask trick_winner --variant online --json trick="Qs As Ah As" trump=h
 """

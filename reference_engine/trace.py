@@ -237,12 +237,12 @@ def meld_items(
     runs = result.count("run")
     if runs and rules.run_royal != "both":
         found.append(
-            Decision("MELD-TYPES", "meld kept", "royal_marriage", seat=seat,
+            Decision("MELD-TYPES", "not scored", "royal_marriage", seat=seat,
                      also=("MELD-ROYAL-MARRIAGE", "MELD-RUN"))
         )  # fmt: skip
     tens = min(hand[s * NUM_RANKS + TEN] for s in range(4))
     if tens:
-        found.append(Decision("MELD-TENS-AROUND", "meld kept", "tens_around", seat=seat))
+        found.append(Decision("MELD-TENS-AROUND", "not scored", "tens_around", seat=seat))
     return found
 
 

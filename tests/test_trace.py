@@ -68,7 +68,7 @@ def test_meld_items_and_what_is_kept_from_counting() -> None:
     found = trace.meld_items(hand, HEARTS, DD, seat=2)
     items = {(d.rule, d.value["id"]) for d in found if d.point == "meld item"}  # type: ignore[index]
     assert items == {("MELD-RUN", "run"), ("MELD-MARRIAGE", "marriage")}
-    kept = {d.rule for d in found if d.point == "meld kept"}
+    kept = {d.rule for d in found if d.point == "not scored"}
     assert kept == {"MELD-TYPES", "MELD-TENS-AROUND"}
     assert all(d.seat == 2 for d in found)
 
