@@ -127,10 +127,12 @@ OLD = {
     "c": ("PLAY-FOLLOW", "passed"),
     "d": ("PLAY-FOLLOW", "passed"),
     "e": ("PLAY-LEAD", "errored"),
+    "g": ("PLAY-CRAWL", "skipped"),
 }
 NEW = {
     "a": ("PLAY-CRAWL", "errored"),
     "b": ("PLAY-CRAWL", "passed"),
+    "g": ("PLAY-CRAWL", "skipped"),
     "c": ("PLAY-FOLLOW", "skipped"),
     "e": ("PLAY-LEAD", "errored"),
     "f": ("PLAY-LEAD", "passed"),
@@ -167,6 +169,9 @@ def test_diff_names_each_change_per_case_and_rule_and_gates_regressions(
     }
     crawl = next(row for row in diff.rules() if row["rule"] == "PLAY-CRAWL")
     assert (crawl["before"], crawl["after"], crawl["broke"], crawl["fixed"]) == ("1/2", "1/2", 1, 1)
+    # Passed of judged, as the site's cells and the badge count: a skip is not judged.
+    follow = next(row for row in diff.rules() if row["rule"] == "PLAY-FOLLOW")
+    assert (follow["before"], follow["after"]) == ("2/2", "-")
     assert main(["diff", str(old), str(new)]) == 1
     out = capsys.readouterr().out
     assert "1 broke, 1 fixed, 1 new, 1 gone, 1 changed" in out
