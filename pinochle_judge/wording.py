@@ -550,6 +550,10 @@ def unsupported_summary(counts: Mapping[str, int]) -> str:
     )
 
 
+TOTAL = "total: "
+"""How the run's count line starts (``pinochle test`` with several engines finds it by this)."""
+
+
 def total_summary(
     count: Count,
     known: int,
@@ -563,7 +567,7 @@ def total_summary(
     (``known`` failures listed, ``fixed`` listed ones passing now), the skipped and the not
     counted apart; then the rules tested."""
     return (
-        f"total: {count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
+        f"{TOTAL}{count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
         f"{count.judged_derived} derived), {count.passed} passed"
         + (
             f" ({fixed} of them listed as known failures: fixed, they fail the run until "
