@@ -8,6 +8,7 @@ the passing engine's column green where the buggy engine's column is red.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import struct
@@ -378,3 +379,41 @@ def test_an_engine_page_shows_its_unsupported_rules_and_derived_cases(tmp_path: 
     page = read(next((tmp_path / "out" / "engines").glob("*.html")))
     assert 'href="../rules/TRICK-WINNER.html">TRICK-WINNER</a> (3)' in page
     assert "Derived, not hand-worked" in page and "4 passed, 1 failed" in page
+
+
+def test_what_fails_lists_the_diagnosis_likeliest_rule_first(tmp_path: Path) -> None:
+    """MELD-RUN fails three cases and MELD-ROYAL-MARRIAGE one, but the diagnosis names the
+    royal marriage: it heads the list, the rule to fix first."""
+    table = "features/tables/meld-double-deck.yaml::"
+    outcomes = {"r1": "MELD-RUN", "r2": "MELD-RUN", "r3": "MELD-RUN", "m1": "MELD-ROYAL-MARRIAGE"}
+    cases = {
+        table + name: {"outcome": "failed", "rule": rule, "uses": [], "rules": [rule]}
+        for name, rule in outcomes.items()
+    }
+    suspect = {"score": 1.0, "direct": True, "own_cases": {"failed": 1, "passed": 0}}
+    counts = {"passed": 0, "failed": 4, "errored": 0, "skipped": 0}
+    document = {
+        "format": 4,
+        "engine": {"command": "eng", "name": "eng", "version": "1"},
+        "variants": "all",
+        "totals": counts,
+        "rules": {},
+        "diagnosis": [
+            {"rule": "MELD-ROYAL-MARRIAGE", **suspect, "evidence": []},
+            {"rule": "MELD-RUN", **suspect, "evidence": []},
+        ],
+        "cases": cases,
+    }
+    report = tmp_path / "r.json"
+    report.write_text(json.dumps(document), encoding="utf-8")
+    build_site([report], tmp_path / "site")
+    listing = read(tmp_path / "site" / "index.html").split('id="what-fails"', 1)[1]
+    first = listing.index('href="rules/MELD-ROYAL-MARRIAGE.html"')
+    assert first < listing.index('href="rules/MELD-RUN.html"')
+    # Without a diagnosis, the rule with the most failures comes first.
+    document["diagnosis"] = []
+    report.write_text(json.dumps(document), encoding="utf-8")
+    build_site([report], tmp_path / "site")
+    listing = read(tmp_path / "site" / "index.html").split('id="what-fails"', 1)[1]
+    first = listing.index('href="rules/MELD-RUN.html"')
+    assert first < listing.index('href="rules/MELD-ROYAL-MARRIAGE.html"')
