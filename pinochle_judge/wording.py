@@ -499,8 +499,8 @@ def suspect_lines(diagnosis: Sequence[SuspectEntry], limit: int = 5) -> list[str
         own = entry["own_cases"]
         how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
         lines.append(
-            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases {own['failed']} "
-            f"failed, {own['passed']} passed)"
+            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases: {own['failed']} "
+            f"failed charged to it, {own['passed']} passed)"
         )
         for ev in entry["evidence"][:2]:
             text = f"   - {ev.get('case')}: {ev.get('at')}"
