@@ -157,7 +157,7 @@ def case_text(
         rules_line(case.variant, case.options)
         + "; tests "
         + case.rule
-        + (" (negative)" if case.negative else "")
+        + (" (where the rule refuses or denies)" if case.negative else "")
         + (f", using {', '.join(case.uses)}" if case.uses else ""),
         f"  asked {method}:",
         *field_lines(method, "params", case.params),
