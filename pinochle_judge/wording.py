@@ -159,7 +159,7 @@ def case_text(
         rules_line(case.variant, case.options)
         + "; tests "
         + case.rule
-        + (" (negative)" if case.negative else "")
+        + (" (where the rule refuses or denies)" if case.negative else "")
         + (f", using {', '.join(case.uses)}" if case.uses else ""),
         f"  asked {method}:",
         *field_lines(method, "params", case.params),
@@ -540,8 +540,8 @@ def suspect_lines(diagnosis: Sequence[SuspectEntry], limit: int = 5) -> list[str
         own = entry["own_cases"]
         how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
         lines.append(
-            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases {own['failed']} "
-            f"failed, {own['passed']} passed)"
+            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases: {own['failed']} "
+            f"failed charged to it, {own['passed']} passed)"
         )
         for ev in entry["evidence"][:2]:
             text = f"   - {ev.get('case')}: {ev.get('at')}"
@@ -591,6 +591,10 @@ def unsupported_summary(counts: Mapping[str, int]) -> str:
     )
 
 
+TOTAL = "total: "
+"""How the run's count line starts (``pinochle test`` with several engines finds it by this)."""
+
+
 def total_summary(
     count: Count,
     known: int,
@@ -604,7 +608,7 @@ def total_summary(
     (``known`` failures listed, ``fixed`` listed ones passing now), the skipped and the not
     counted apart; then the rules tested."""
     return (
-        f"total: {count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
+        f"{TOTAL}{count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
         f"{count.judged_derived} derived), {count.passed} passed"
         + (
             f" ({fixed} of them listed as known failures: fixed, they fail the run until "
