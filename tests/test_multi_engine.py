@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from pinochle_cli import commands
+from pinochle_cli import commands, multi
 from pinochle_cli.multi import run_engines, run_summary, split_engines
 from pinochle_judge.counts import Count
 from pinochle_tools.site import ReportError, load_runs, reports
@@ -80,7 +80,8 @@ def test_two_engines_one_site_and_the_worst_status(
     out, _, status, printed = two_engines
     assert status == 1  # the mutant's failures
     names = sorted(
-        json.loads((out / f"engine-{n}.json").read_text("utf-8"))["engine"]["name"] for n in (1, 2)
+        json.loads((out / f"{stem}.json").read_text("utf-8"))["engine"]["name"]
+        for stem in multi.engine_stems([REFERENCE, MUTANT])
     )
     assert names == ["pinochle-mutant-no-last-trick", "pinochle-reference"]
     listing = what_fails(out / "site")
@@ -88,11 +89,12 @@ def test_two_engines_one_site_and_the_worst_status(
     assert "pinochle-reference" not in listing
     assert len(list((out / "site" / "engines").glob("*.html"))) == 2
     # Each run's line names its report and gives the run's one count, the report's own.
-    for n, command in ((1, REFERENCE), (2, MUTANT)):
-        report = json.loads((out / f"engine-{n}.json").read_text("utf-8"))
+    for command in (REFERENCE, MUTANT):
+        name = f"{multi.engine_stem(command)}.json"
+        report = json.loads((out / name).read_text("utf-8"))
         count = Count.of_report(report)
         line = next(x for x in printed.splitlines() if x.startswith(f"{command} ("))
-        assert f"({out / f'engine-{n}.json'}): exit {report['exit_status']}; " in line
+        assert f"({out / name}): exit {report['exit_status']}; " in line
         assert f"total: {count.judged} cases judged" in line
         assert f"{count.passed} passed, {count.failed} failed" in line
 
@@ -118,7 +120,10 @@ def test_one_combined_report_holds_every_engine_in_order(
     assert list(reports.checker(reports.COMBINED).errors(document)) == []
     assert document["exit_status"] == status == 1
     assert [r["engine"]["command"] for r in document["reports"]] == [REFERENCE, MUTANT]
-    singles = [json.loads((out / f"engine-{n}.json").read_text("utf-8")) for n in (1, 2)]
+    singles = [
+        json.loads((out / f"{multi.engine_stem(c)}.json").read_text("utf-8"))
+        for c in (REFERENCE, MUTANT)
+    ]
     assert document["reports"] == singles  # each engine's report, unchanged
     assert "missing" not in document
 
@@ -134,7 +139,7 @@ def test_pinochle_report_builds_the_comparing_site_from_the_combined_report(
     assert "POINTS-LAST-TRICK" in listing and "pinochle-reference" not in listing
     # A single report and a combined one together: three columns, the same engine told apart.
     mixed = tmp_path / "mixed"
-    single = str(out / "engine-1.json")
+    single = str(out / f"{multi.engine_stem(REFERENCE)}.json")
     assert commands.run(["report", single, str(combined), "-o", str(mixed)]) == 0
     pages = sorted(p.name for p in (mixed / "engines").glob("*.html"))
     assert len(pages) == 3
@@ -197,3 +202,24 @@ def test_a_combined_report_into_a_missing_folder_is_refused_before_any_run(
     assert status == 4
     assert err.count("\n") == 1 and "--conformance-report" in err and "does not exist" in err
     assert not (tmp_path / "runs").exists()  # nothing was started
+
+
+def test_each_engines_files_are_named_by_its_command_one_name_each() -> None:
+    stems = multi.engine_stems(
+        [None, "python my-engine/my_engine.py", "pin 1", "pin 1", "pin 1 2", "java -jar e.jar"]
+    )
+    assert stems == ["reference", "my_engine", "pin-1", "pin-1-2", "pin-1-2-2", "e"]
+    # Control characters, quotes and folders never reach a file name.
+    hostile = multi.engine_stem("node \x1b]52;c;eA==\x07 ../../etc/passwd 'a b'")
+    assert hostile and all(c.isalnum() or c in "._-" for c in hostile)
+    assert multi.engine_stem("./x " + "y" * 500) == ("x-" + "y" * 500)[: multi.STEM_LIMIT]
+
+
+def test_a_runs_folder_drops_the_files_its_last_run_listed_and_no_other(tmp_path: Path) -> None:
+    (tmp_path / "old-engine.json").write_text("{}", encoding="utf-8")
+    (tmp_path / "notes.json").write_text("{}", encoding="utf-8")
+    listed = ["old-engine.json", "../outside.json", "notes.txt", "/abs.json"]
+    write_atomic(tmp_path / multi.RUNS_MANIFEST, json.dumps({"files": listed}))
+    assert multi.earlier_runs(tmp_path) == [tmp_path / "old-engine.json"]
+    (tmp_path / multi.RUNS_MANIFEST).write_text("not json", encoding="utf-8")
+    assert multi.earlier_runs(tmp_path) == []
