@@ -20,9 +20,11 @@ from typing import Any, Literal
 
 from pinochle_adapters.client import EngineError
 from specdata import option_defaults, option_methods, option_text
+from specdata.house import refusable
 
 from . import wording
 from .compare import compare
+from .rebase import WHOLE_HANDS, full_options, rebase, settled, stop_point
 
 Kind = Literal["hand-worked", "derived", "skip"]
 HAND_WORKED: Kind = "hand-worked"
@@ -60,6 +62,12 @@ class Plan:
     of those that can change the method's answers (the variant file's ``methods``)."""
     needed: dict[str, str] = field(default_factory=dict)
     """The case's values of those options (name -> value)."""
+    reached: bool = True
+    """Whether the question, as sent, reaches the point where the case's hand-worked version
+    stops (the refusal it tests, the end of the hand, the game's decision): a derived case
+    that stops earlier does not judge its rule (``rebase.stop_point``)."""
+    rebased: tuple[str, ...] = ()
+    """How the request was re-based to the house's course of the deal, in words (``rebase``)."""
 
     @property
     def house_text(self) -> str:
@@ -252,21 +260,93 @@ class HouseRules:
         options: Mapping[str, Any],
         params: Mapping[str, Any],
         expect: dict[str, Any],
+        rule: str = "",
     ) -> Plan:
-        """How a table case with a hand-worked ``expect`` is judged on this engine."""
+        """How a table case with a hand-worked ``expect`` is judged on this engine (``rule``: the
+        rule it tests, which says what its stop point decides: ``rebase.stop_point``)."""
         plan = self._prepare(method, variant, options, params)
         if plan.kind == SKIP or not plan.house:
             return Plan(plan.kind, plan.params, expect, plan.reason, plan.house, plan.needed)
         answer = self._ask_reference(method, plan.params)
         if answer is None:
             return self._unjudged(plan, wording.REFERENCE_REFUSES)
-        if not compare(method, expect, answer):
+        refused = self._refusable(method, variant, plan.params)
+        if refused is None and not compare(method, expect, answer):
             return Plan(HAND_WORKED, plan.params, expect, house=plan.house, needed=plan.needed)
         if not self.derived:
-            return self._unjudged(plan, wording.ANSWER_CHANGED)
-        why = wording.derived_reason(plan.house_text, plan.needed_text)
+            return self._unjudged(
+                plan, wording.refusable(refused) if refused else wording.ANSWER_CHANGED
+            )
+        sent, answer, reached, changes = self._course(
+            method, variant, options, params, plan, answer, rule
+        )
+        refused = self._refusable(method, variant, sent)
+        if refused is not None:
+            return self._unjudged(plan, wording.refusable(refused))
+        why = wording.derived_reason(plan.house_text, plan.needed_text, changes)
         derived = derived_expectation(expect, answer)
-        return Plan(DERIVED, plan.params, derived, why, plan.house, plan.needed)
+        return Plan(DERIVED, sent, derived, why, plan.house, plan.needed, reached, changes)
+
+    @staticmethod
+    def _refusable(method: str, variant: str, params: Mapping[str, Any]) -> str | None:
+        """The item of ERRATA-SCORE-HAND-INPUTS under which the engine may refuse these
+        ``score_hand`` figures under the options sent, or None (the suite never sends them)."""
+        if method != "score_hand":
+            return None
+        return refusable(variant, params.get("options") or {}, params)
+
+    def _course(
+        self,
+        method: str,
+        variant: str,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any],
+        plan: Plan,
+        answer: dict[str, Any],
+        rule: str,
+    ) -> tuple[dict[str, Any], dict[str, Any], bool, tuple[str, ...]]:
+        """The request a derived case sends, the reference's answer to it, whether it reaches
+        the case's own stop point, and how it was re-based: as sent under the house's options
+        when that reaches it (with figures the engine may not refuse), else the case re-based
+        to the house (``rebase``) when that does."""
+        own = self._ask_reference(method, {"variant": variant, "options": dict(options), **params})
+        if own is None:
+            return plan.params, answer, False, ()
+
+        def reaches(sent: Mapping[str, Any], got: Mapping[str, Any], stop: tuple[Any, ...]) -> bool:
+            return stop == stop_point(method, got, rule=rule) and not self._refusable(
+                method, variant, sent
+            )
+
+        if reaches(plan.params, answer, stop_point(method, own, rule=rule)):
+            return plan.params, answer, True, ()
+        house = full_options(variant, plan.params.get("options") or {})
+        mine = full_options(variant, options)
+        moved = rebase(self._ask_quiet, method, variant, mine, house, plan.params, own)
+        if moved is None:
+            return plan.params, answer, False, ()
+        again = self._ask_reference(method, moved.params)
+        if again is None:
+            return plan.params, answer, False, ()
+        stop = stop_point(method, own, moved.index_map, rule)
+        if reaches(moved.params, again, stop):
+            return moved.params, again, True, moved.changes
+        home = settled(variant, mine, house, own, moved, again) if method in WHOLE_HANDS else None
+        last = self._ask_reference(method, home.params) if home is not None else None
+        if home is not None and last is not None and reaches(home.params, last, stop):
+            return home.params, last, True, home.changes
+        if self._refusable(method, variant, plan.params) and not self._refusable(
+            method, variant, moved.params
+        ):
+            return moved.params, again, False, moved.changes
+        return plan.params, answer, False, ()
+
+    def _ask_quiet(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The reference's answer (cached); EngineError when it refuses the question."""
+        found = self._ask_reference(method, params)
+        if found is None:
+            raise EngineError(f"the reference engine refuses {method}")
+        return found
 
     def plan_question(
         self,

@@ -24,8 +24,16 @@ from . import diagnosis, wording
 from .diagnosis import Charge, Outcome, SuspectEntry
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .house_rules import DERIVED, HOUSE_SKIP, is_undeclared
+from .reach import Reach, ReachEntry, reach
 from .session import REFERENCE_SHOWN, state_of
-from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, CaseFailed, CaseItem, request_line
+from .tables import (
+    EXPECTATION_PROPERTY,
+    HOUSE_PROPERTY,
+    REACH_PROPERTY,
+    CaseFailed,
+    CaseItem,
+    request_line,
+)
 from .tags import (
     FIXED_ATTR,
     KNOWN_ENTRY_ATTR,
@@ -211,6 +219,10 @@ class Reporter:
         self.properties: dict[str, list[tuple[str, object]]] = {}
         """Node ID -> the user properties of a suite item's latest report, to name the rule of
         an item whose xdist worker crashed (xdist's report of the crash carries none)."""
+        self.reach_entries: dict[str, ReachEntry] = {}
+        self.rebased: dict[str, list[str]] = {}
+        """Node ID -> how a derived case's deal was played the house's way."""
+        """Node ID -> where a judged table case stands (``reach``)."""
         self.unplaced: list[str] = []
         """Items whose worker crashed before any report of theirs came: their rule is unknown,
         so the report cannot count them and is marked partial."""
@@ -294,6 +306,11 @@ class Reporter:
         detail = json_property(report, DETAIL_PROPERTY)
         if isinstance(detail, dict):
             self.details[report.nodeid] = detail
+        found = json_property(report, REACH_PROPERTY)
+        if isinstance(found, dict):
+            self.reach_entries[report.nodeid] = ReachEntry.from_dict(rule, found)
+            if found.get("rebased"):
+                self.rebased[report.nodeid] = [str(x) for x in found["rebased"]]
         if property_of(report, EXPECTATION_PROPERTY) == DERIVED:
             self.derived.add(report.nodeid)
         elif property_of(report, HOUSE_PROPERTY):
@@ -355,6 +372,16 @@ class Reporter:
         totals, derived = self.totals(), self.derived_totals()
         return sum(totals[s] + derived[s] for s in ("passed", "failed", "errored"))
 
+    def reach(self) -> Reach:
+        """How many judged cases of each rule reach the point where it decides (``reach``):
+        of the cases of the declared variants and methods that were judged."""
+        judged = ("passed", "failed", "errored")
+        return reach(
+            e
+            for node, e in self.reach_entries.items()
+            if node in self.outcomes and self.outcomes[node].status in judged
+        )
+
     def diagnosis(self) -> list[SuspectEntry]:
         """The rules most likely wrong, most likely first (see ``diagnosis``)."""
         return diagnosis.diagnose(self.outcomes.values())
@@ -386,6 +413,11 @@ class Reporter:
                     cases[node]["undeclared"] = True
             if node in self.derived:
                 cases[node]["expectation"] = DERIVED
+            entry = self.reach_entries.get(node)
+            if entry is not None and not entry.reached and o.status != "skipped":
+                cases[node]["reached"] = False
+            if node in self.rebased:
+                cases[node]["rebased"] = self.rebased[node]
             if node in self.messages and o.status in ("failed", "errored"):
                 cases[node]["message"] = self.messages[node]
             if o.charge is not None:
@@ -404,6 +436,7 @@ class Reporter:
             "unsupported": self.unsupported_by_rule(),
             "rules": {r: per_rule[r] for r in sorted(per_rule)},
             "diagnosis": self.diagnosis(),
+            "reach": self.reach().as_dict(),
             "cases": cases,
             "complete": self.complete,
             "exit_status": self.exit_status,
@@ -458,6 +491,16 @@ class Reporter:
             tr.write_line(wording.house_summary(len(self.held), len(self.derived), changed))
         if self.derived:
             tr.write_line(wording.derived_summary(len(self.derived), derived))
+        found_reach = self.reach()
+        if found_reach.shown:
+            for line in wording.reach_summary(
+                found_reach.whole_hands,
+                found_reach.other_values,
+                found_reach.partly,
+                found_reach.unreached,
+                found_reach.off,
+            ):
+                tr.write_line(line)
         undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
         if undeclared:
             tr.write_line(wording.undeclared_summary(undeclared))

@@ -7,6 +7,7 @@ params schema), so a typo is a data error naming file and line, never charged to
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from . import notation, wording
 from .capabilities import expectation
 from .compare import Mismatch, compare
 from .house_rules import DERIVED, SKIP, Plan
+from .reach import ReachEntry, written_for_other_values
 from .session import state_of
 
 TABLES_DIR = FEATURES_DIR / "tables"
@@ -381,6 +383,9 @@ EXPECTATION_PROPERTY = "expectation"
 """User property of a judged case: ``hand-worked`` or ``derived`` (``house_rules``)."""
 HOUSE_PROPERTY = "house_rules"
 """User property of a case judged under options the engine plays in place of the case's."""
+REACH_PROPERTY = "reach"
+"""User property of a judged case: JSON of its ``reach.ReachEntry`` (whether it reaches the
+point where its rule decides under the options the engine plays)."""
 
 
 class CaseFailed(AssertionError):
@@ -414,7 +419,7 @@ class CaseItem(pytest.Item):
         engine = state_of(self.config).engine()
         case = self.case
         plan = engine.house_rules.plan_case(
-            case.method, case.variant, case.options, case.params, case.expect
+            case.method, case.variant, case.options, case.params, case.expect, case.rule
         )
         self.plan = plan
         if plan.kind == SKIP or plan.expect is None:
@@ -423,6 +428,16 @@ class CaseItem(pytest.Item):
         self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))
         if plan.house:
             self.user_properties.append((HOUSE_PROPERTY, plan.house_text))
+        entry = ReachEntry(
+            case.rule,
+            case.variant,
+            case.method,
+            plan.reached,
+            written_for_other_values(case.variant, plan.needed),
+            {str(k): str(v) for k, v in (plan.params.get("options") or {}).items()},
+        )
+        found = {**entry.as_dict(), "rebased": list(plan.rebased)}
+        self.user_properties.append((REACH_PROPERTY, json.dumps(found)))
         try:
             self.answer = engine.call(case.method, plan.params)
         finally:
