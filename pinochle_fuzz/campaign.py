@@ -23,7 +23,7 @@ from hypothesis.errors import NoSuchExample
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
-from pytest_pinochle.capabilities import Capabilities, Skip, Translation
+from pytest_pinochle.capabilities import TENS_SKIP, Capabilities, Skip, Translation, off_tens
 from pytest_pinochle.compare import Mismatch
 from pytest_pinochle.house_rules import declared_options, played_options
 from reference_engine.variants import load_rules, variant_options
@@ -38,7 +38,7 @@ from .oracle import (
     reference_answer,
     seat_meld_question,
 )
-from .questions import GENERATORS, MAX_LIMIT, Question, play_hand_question
+from .questions import GENERATORS, MAX_LIMIT, Question, in_tens, play_hand_question
 
 ROUND_METHODS = (
     "play_hand",
@@ -67,6 +67,9 @@ class Target:
     declared: Mapping[str, Sequence[str]]
     """Option name -> the values the engine declares and the reference knows, its first value
     first (an option it does not declare is played at the variant's default)."""
+    tens: bool = False
+    """The engine keeps its figures in tens (capability ``scale: tens``): its ``score_hand``
+    questions are drawn in tens (``questions.in_tens``)."""
 
     @property
     def free(self) -> dict[str, Sequence[str]]:
@@ -109,7 +112,8 @@ def targets(
                     "does not know"
                 )
             playable[name] = ours
-        found.append(Target(vid, fixed, playable))
+        tens = Capabilities.declared(info).scale == "tens"
+        found.append(Target(vid, fixed, playable, tens))
     if not found:
         raise FuzzError(f"the engine declares none of the variants asked for: {list(variants)}")
     return found
@@ -156,7 +160,10 @@ def generate(method: str, target: Target, choose: Choose) -> Question:
     if method == "play_hand":
         params, played, extra = play_hand_question(rules, choose)
         return Question(method, target.variant, options, params, played_answer(played, extra))
-    return Question(method, target.variant, options, GENERATORS[method](rules, choose))
+    params = GENERATORS[method](rules, choose)
+    if target.tens and method == "score_hand":
+        params = in_tens(rules, params)
+    return Question(method, target.variant, options, params)
 
 
 def questions(method: str, target: Target) -> st.SearchStrategy[Question]:
@@ -221,6 +228,9 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
         expect = expectation(question.method, reference_answer(question))
     except ValueError:
         return None
+    declared = Capabilities.declared(engine.info)
+    if declared.scale == "tens" and (figure := off_tens(expect)) is not None:
+        return Skipped(TENS_SKIP.format(figure=figure))
     try:
         actual: Any = ask(engine, question.method, question.params)
     except Skip as err:

@@ -554,6 +554,29 @@ def ask_score_hand(rules: Rules, choose: Choose) -> Input:
     return answer
 
 
+def in_tens(rules: Rules, figures: Input) -> Input:
+    """``score_hand`` figures moved to the tens, for an engine that keeps its figures in tens
+    (ERRATA-TENS-SCALE): the contract up to the next step of ten, meld and scores down to a
+    ten, the bidders' card points to the nearest ten (the opponents' the rest of the total);
+    the original figures when the variant's total is off the tens or the result is refusable."""
+    total = rules.total_card_points
+    if total % 10:
+        return figures
+    bidders = figures["bidder_team"]
+    tricks = list(figures["tricks"])
+    if any(tricks):
+        tricks[bidders] = min(max(round(tricks[bidders] / 10) * 10, 0), total)
+        tricks[1 - bidders] = sum(figures["tricks"]) - tricks[bidders]
+    moved: Input = {
+        **figures,
+        "contract": -(-figures["contract"] // 10) * 10,
+        "meld": [m // 10 * 10 for m in figures["meld"]],
+        "tricks": tricks,
+        "scores": [s // 10 * 10 for s in figures["scores"]],
+    }
+    return figures if refusable(rules, moved) else moved
+
+
 MAX_LIMIT = 1024
 """Action lists are cut at ``choose(MAX_LIMIT)`` actions: most random hands are whole (about 90
 actions in double-deck), and shrinking the cut gives the shortest action list."""
