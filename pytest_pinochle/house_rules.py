@@ -24,7 +24,7 @@ from specdata.house import refusable
 
 from . import wording
 from .compare import compare
-from .rebase import WHOLE_HANDS, full_options, rebase, settled, stop_point
+from .rebase import TARGET_METHODS, WHOLE_HANDS, full_options, rebase, settled, stop_point
 
 Kind = Literal["hand-worked", "derived", "skip"]
 HAND_WORKED: Kind = "hand-worked"
@@ -271,14 +271,15 @@ class HouseRules:
         if answer is None:
             return self._unjudged(plan, wording.REFERENCE_REFUSES)
         refused = self._refusable(method, variant, plan.params)
-        if refused is None and not compare(method, expect, answer):
+        at_target = self._at_target(method, variant, options, params, plan, rule)
+        if refused is None and not at_target and not compare(method, expect, answer):
             return Plan(HAND_WORKED, plan.params, expect, house=plan.house, needed=plan.needed)
         if not self.derived:
             return self._unjudged(
                 plan, wording.refusable(refused) if refused else wording.ANSWER_CHANGED
             )
         sent, answer, reached, changes = self._course(
-            method, variant, options, params, plan, answer, rule
+            method, variant, options, params, plan, answer, rule, at_target
         )
         refused = self._refusable(method, variant, sent)
         if refused is not None:
@@ -286,6 +287,25 @@ class HouseRules:
         why = wording.derived_reason(plan.house_text, plan.needed_text, changes)
         derived = derived_expectation(expect, answer)
         return Plan(DERIVED, sent, derived, why, plan.house, plan.needed, reached, changes)
+
+    def _at_target(
+        self,
+        method: str,
+        variant: str,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any],
+        plan: Plan,
+        rule: str,
+    ) -> bool:
+        """Whether a case decides the game at a target the engine plays otherwise: its scores
+        must move to the house's target (``rebase``) even where the answer happens to hold, or
+        the case no longer tests where the target lies."""
+        if "target" not in plan.house or method not in TARGET_METHODS:
+            return False
+        if rule.startswith("GAME-"):
+            return True
+        own = self._ask_reference(method, {"variant": variant, "options": dict(options), **params})
+        return own is not None and own.get("game_winner") is not None
 
     @staticmethod
     def _refusable(method: str, variant: str, params: Mapping[str, Any]) -> str | None:
@@ -304,6 +324,7 @@ class HouseRules:
         plan: Plan,
         answer: dict[str, Any],
         rule: str,
+        rebased: bool = False,
     ) -> tuple[dict[str, Any], dict[str, Any], bool, tuple[str, ...]]:
         """The request a derived case sends, the reference's answer to it, whether it reaches
         the case's own stop point, and how it was re-based: as sent under the house's options
@@ -318,7 +339,7 @@ class HouseRules:
                 method, variant, sent
             )
 
-        if reaches(plan.params, answer, stop_point(method, own, rule=rule)):
+        if not rebased and reaches(plan.params, answer, stop_point(method, own, rule=rule)):
             return plan.params, answer, True, ()
         house = full_options(variant, plan.params.get("options") or {})
         mine = full_options(variant, options)

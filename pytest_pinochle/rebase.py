@@ -37,6 +37,8 @@ Ask = Callable[[str, dict[str, Any]], dict[str, Any]]
 WHOLE_HANDS = ("play_hand", "play_game")
 """The methods whose cases play a deal through (the whole-hand cases)."""
 REBASED_METHODS = ("auction", "score_hand", *WHOLE_HANDS)
+TARGET_METHODS = ("score_hand", *WHOLE_HANDS)
+"""The methods whose cases can decide the game at the target."""
 """The methods whose requests an option can re-base."""
 MAX_REPAIRS = 24
 """At most this many refused actions are replaced in one hand: past it the deal has left the

@@ -248,8 +248,10 @@ class Reporter:
             assert isinstance(error, CaseFailed)
             detail = str(error.mismatches[0]) if error.mismatches else ""
             try:
+                # Charged against what was sent and judged (the derived expectation under
+                # house rules), never the hand-worked answer the engine was not asked for.
                 charge = diagnosis.charge_case(
-                    case.method, case.request, case.expect, answer, case.rule, case.uses, detail
+                    case.method, item.sent, item.expected, answer, case.rule, case.uses, detail
                 )
             except Exception:  # an answer of an unforeseen shape: the verdict stands without it
                 charge = Charge((case.rule,), "answer", detail)
