@@ -393,7 +393,7 @@ class Engine:
         """The engine's result for one protocol method; raises EngineError if it fails to answer.
 
         ``params`` are sent as given: which options to leave out, and which cases to skip, is the
-        suite's policy over what the engine declared (``pytest_pinochle.house_rules``).
+        suite's policy over what the engine declared (``pinochle_judge.house_rules``).
         """
         if method not in protocol.RULE_METHODS:
             raise ValueError(f"not a rule method of the protocol: {method!r}")

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, NotRequired, TypedDict, cast
 
 import reference_engine
 import specdata
-from reference_engine import auction, cards, meld, scoring, tricks, variants
+from reference_engine import auction, cards, meld, scoring, trace, tricks, variants
 from reference_engine.actions import parse_claims, play
 from reference_engine.auction import AuctionState, Call
 from reference_engine.cards import SUITS, card_code
@@ -206,6 +206,20 @@ def _check_hand_number(rules: Rules, params: Params) -> int | None:
             f"(rounds={rules.rounds})"
         )
     return hand
+
+
+def _score_figures(rules: Rules, params: Params) -> tuple[Any, ...]:
+    """``score_hand``'s params in the order ``scoring.score_hand`` takes them after the rules."""
+    return (
+        params["bidder_team"],
+        params["contract"],
+        params["outcome"],
+        _pair(params["meld"]),
+        _pair(params["tricks"]),
+        _pair(params["tricks_won"]),
+        _pair(params["scores"]),
+        _check_hand_number(rules, params),
+    )
 
 
 def check_figures(rules: Rules, params: Params) -> None:
@@ -423,18 +437,7 @@ class ReferenceEngine:
         """Score one hand and decide the game (SCORE-*, GAME-*)."""
         rules = _rules(params)
         check_figures(rules, params)
-        hand = _check_hand_number(rules, params)
-        score = scoring.score_hand(
-            rules,
-            params["bidder_team"],
-            params["contract"],
-            params["outcome"],
-            _pair(params["meld"]),
-            _pair(params["tricks"]),
-            _pair(params["tricks_won"]),
-            _pair(params["scores"]),
-            hand=hand,
-        )
+        score = scoring.score_hand(rules, *_score_figures(rules, params))
         return {
             "made": score.made,
             "delta": list(score.delta),
@@ -545,6 +548,83 @@ class ReferenceEngine:
             "card_points": list(state.card_points),
             "tricks_won": list(state.tricks_won),
         }
+
+
+def decisions(method: str, params: Params) -> list[dict[str, Any]]:
+    """The reference engine's answer to ``method`` traced, point by point, to the rule that
+    decided it (``reference_engine.trace``), as JSON objects: ``rule``, ``point``, ``value``
+    and, where they apply, ``index``, ``seat``, ``team``, ``hand`` and ``also``.
+
+    Asked only to charge a failure (never on the way to an answer); params are those sent to an
+    engine. Params the reference cannot read give no decisions (an empty list), never an error.
+    """
+    try:
+        found = _decisions(method, params)
+    except (PinochleError, KeyError, TypeError, ValueError, IndexError):
+        return []
+    return [_decision_entry(d) for d in found]
+
+
+def _decisions(method: str, params: Params) -> list[trace.Decision]:
+    rules = _rules(params)
+    if method == "meld":
+        hand = cards.to_counts(cards.parse_cards(params["hand"]))
+        return trace.meld_items(hand, cards.suit_index(params["trump"]), rules)
+    if method == "legal_plays":
+        hand = cards.to_counts(cards.parse_cards(params["hand"]))
+        trick = cards.parse_cards(params["trick"])
+        return [trace.legal_plays(hand, trick, cards.suit_index(params["trump"]), rules)]
+    if method == "trick_winner":
+        return [
+            trace.trick_winner(
+                cards.parse_cards(params["trick"]), cards.suit_index(params["trump"])
+            )
+        ]
+    if method == "card_points":
+        won = cards.parse_cards(params["cards"])
+        return trace.card_points(won, rules, bool(params.get("last_trick")))
+    if method == "auction":
+        calls = [
+            (int(c["seat"]), None if c.get("pass") else int(c["bid"])) for c in params["calls"]
+        ]
+        return trace.auction_trace(rules, int(params["dealer"]), calls)[0]
+    if method == "score_hand":
+        return trace.score_hand(rules, *_score_figures(rules, params))
+    if method == "play_hand":
+        hands = [cards.to_counts(h) for h in cards.parse_hands(params["hands"])]
+        number = _check_hand_number(rules, params) or 1
+        state = HandState(rules, params["dealer"], hands, _pair(params["scores"]), number)
+        steps, seats = parse_claims(params["actions"])
+        return trace.hand_trace(state, steps, seats)
+    if method == "play_game":
+        claims = [parse_claims(steps) for steps in params["actions"]]
+        return trace.game_trace(
+            rules,
+            params["dealer"],
+            params["hands"],
+            [steps for steps, _ in claims],
+            _pair(params.get("scores") or (0, 0)),
+            [seats for _, seats in claims],
+        )
+    if method == "play_tricks":
+        hands = [cards.to_counts(h) for h in cards.parse_hands(params["hands"])]
+        plays = cards.parse_cards(params["plays"])
+        trump = cards.suit_index(params["trump"])
+        return trace.tricks_trace(rules, trump, params["leader"], hands, plays)
+    return []
+
+
+def _decision_entry(d: trace.Decision) -> dict[str, Any]:
+    value = d.value
+    if d.point == "legal_plays" and isinstance(value, list):
+        value = _codes(value)
+    entry: dict[str, Any] = {"rule": d.rule, "point": d.point, "value": value}
+    for key in ("index", "seat", "team", "hand"):
+        if getattr(d, key) is not None:
+            entry[key] = getattr(d, key)
+    if d.also:
+        entry["also"] = list(d.also)
+    return entry
 
 
 def server() -> sdk.Server:

@@ -51,8 +51,8 @@ def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -
     import pytest
 
     from pinochle_adapters.processes import interrupt_on_sigterm
-    from pinochle_tools.reports import write_combined
     from pinochle_tools.site import build_site
+    from pinochle_tools.site.reports import write_combined
     from pytest_pinochle.plugin import SECONDS_OPTIONS, seconds
     from specdata.files import output_problem
 

@@ -24,8 +24,8 @@ from pinochle_adapters.client import (
 from pinochle_adapters.client import open_engine as _open_engine
 from pinochle_adapters.protocol import INVALID_PARAMS, RULE_METHODS, UNSUPPORTED
 from pinochle_fuzz.cli import positive
-from pytest_pinochle.house_rules import declared_options, played_options
-from pytest_pinochle.tables import Case, load_cases
+from pinochle_judge.cases import Case, load_cases
+from pinochle_judge.house_rules import declared_options, played_options
 
 RULING_CODES = (INVALID_PARAMS, UNSUPPORTED)
 """Error replies that are the engine's ruling on the question, not a fault in its speech: a

@@ -23,9 +23,9 @@ from hypothesis.errors import NoSuchExample
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
-from pytest_pinochle.capabilities import TENS_SKIP, Capabilities, Skip, Translation, off_tens
-from pytest_pinochle.compare import Mismatch
-from pytest_pinochle.house_rules import declared_options, played_options
+from pinochle_judge.capabilities import TENS_SKIP, Capabilities, Skip, Translation, off_tens
+from pinochle_judge.compare import Mismatch
+from pinochle_judge.house_rules import declared_options, played_options
 from reference_engine.variants import load_rules, variant_options
 
 from .choices import Choose, DrawChoices, RandomChoices, ReplayChoices
@@ -210,7 +210,7 @@ class Skipped:
 def ask(engine: Engine, method: str, params: dict[str, Any]) -> Any:
     """The engine's answer in the model the questions are written in: the request translated
     into the capabilities it declared and its answer read back, by the suite's own code
-    (``pytest_pinochle.capabilities``); raises ``capabilities.Skip`` for a question its model
+    (``pinochle_judge.capabilities``); raises ``capabilities.Skip`` for a question its model
     has no call for."""
     declared = Capabilities.declared(engine.info)
     if declared.is_default:

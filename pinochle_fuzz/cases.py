@@ -17,9 +17,9 @@ from typing import Any
 import yaml
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
-from pytest_pinochle.capabilities import Skip
-from pytest_pinochle.compare import Mismatch
-from pytest_pinochle.tables import Case, load_table
+from pinochle_judge.capabilities import Skip
+from pinochle_judge.cases import Case, load_table
+from pinochle_judge.compare import Mismatch
 from specdata.files import write_atomic
 
 from .campaign import Disagreement, ask

@@ -22,7 +22,7 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
-from pytest_pinochle.tables import CaseError
+from pinochle_judge.cases import CaseError
 
 from . import campaign
 from .campaign import Finding, FuzzError, Report

@@ -1,5 +1,5 @@
 """The reference's answer to a question, shaped as a case's ``expect``, compared with the suite's
-one comparison (``pytest_pinochle.compare``), and the rule a disagreement most likely concerns.
+one comparison (``pinochle_judge.compare``), and the rule a disagreement most likely concerns.
 
 Messages are not compared (the suite never compares them); meld entries keep the compared keys.
 """
@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from pinochle_adapters.reference import FirstIllegal, ReferenceEngine, hand_answer
-from pytest_pinochle.blame import (
+from pinochle_judge.blame import (
     HAND_FIELDS,
     TRUMPED_TRICK,
     Blame,
@@ -22,7 +22,7 @@ from pytest_pinochle.blame import (
     total_rules,
     trick_divergence,
 )
-from pytest_pinochle.compare import MELD_KEYS, Mismatch, TotalsOnly, compare, meld_diff
+from pinochle_judge.compare import MELD_KEYS, Mismatch, TotalsOnly, compare, meld_diff
 from reference_engine.actions import Action, parse_claims
 from reference_engine.cards import (
     SUITS,
@@ -98,7 +98,7 @@ def likely_rules(
     question: Question, expect: Mapping[str, Any], actual: Any, mismatches: Sequence[Mismatch]
 ) -> tuple[str, ...]:
     """The rules the disagreement is charged to, likeliest first, through the one blame table
-    (``pytest_pinochle.blame``): the rule of the first action or call refused by one side only,
+    (``pinochle_judge.blame``): the rule of the first action or call refused by one side only,
     else the rules of the first field that differs in the order the method decides it (for two
     refusals of one action under different rules, the hand's earlier divergence if any)."""
     got: Mapping[str, Any] = actual if isinstance(actual, Mapping) else {}

@@ -12,7 +12,7 @@ from typing import Any
 
 from gherkin.parser import Parser
 
-from pytest_pinochle.tables import load_cases, shown_path
+from pinochle_judge.cases import load_cases, shown_path
 from specdata import (
     FEATURES_DIR,
     RULE_ID,

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from pinochle_adapters.protocol import PROTOCOL_VERSION, RULE_METHODS
-from pytest_pinochle import wording
-from pytest_pinochle.compare import KINDS, Mismatch, compare, compare_at, field_map, meld_diff
-from pytest_pinochle.tables import Case, load_cases
+from pinochle_judge import wording
+from pinochle_judge.cases import Case, load_cases
+from pinochle_judge.compare import KINDS, Mismatch, compare, compare_at, field_map, meld_diff
 from specdata import checker, variant_ids
 from specdata.files import write_atomic
 

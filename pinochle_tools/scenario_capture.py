@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from pytest_pinochle.compare import field_map
+from pinochle_judge.cases import shown_path
+from pinochle_judge.compare import field_map
 from pytest_pinochle.driver import SITUATION_KEY, Situation
-from pytest_pinochle.tables import shown_path
 from pytest_pinochle.tags import rule_of, uses_of
 from specdata import FEATURES_DIR
 from specdata.files import write_atomic

@@ -19,12 +19,13 @@ from pathlib import Path
 import pytest
 import yaml
 
+from pinochle_judge import wording
+from pinochle_judge.cases import load_cases
 from specdata import DataFileError, load_yaml_node, rule_ids, variant_ids
 from specdata.files import output_problem, write_atomic
 
-from . import wording
 from .report import run_complete
-from .tables import CaseItem, load_cases
+from .tables import CaseItem
 from .tags import FIXED_ATTR, KNOWN_ENTRY_ATTR, is_suite_item, rule_of, uses_of, variant_of
 
 SCHEMA = "known-failures.schema.json"

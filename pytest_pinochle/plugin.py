@@ -15,6 +15,8 @@ import pytest
 import specdata
 from pinochle_adapters.client import EngineError, UnsupportedReply
 from pinochle_adapters.processes import interrupt_on_sigterm
+from pinochle_judge.cases import TABLES_DIR
+from pinochle_judge.engines import REFERENCE_SHOWN, ModelledEngine
 from specdata import FEATURES_DIR
 from specdata.files import output_problem
 from specdata.rules import load_catalogue
@@ -22,8 +24,8 @@ from specdata.rules import load_catalogue
 from . import tags
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .report import Reporter, run_complete
-from .session import REFERENCE_SHOWN, ModelledEngine, end_run, start_run, state_of
-from .tables import TABLES_DIR, CaseItem, TableFile
+from .session import end_run, start_run, state_of
+from .tables import CaseItem, TableFile
 
 __all__ = ["engine", "situation"]
 """The plugin's public surface: its command-line options (``pytest_addoption``, ``pytest

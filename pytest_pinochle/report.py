@@ -18,22 +18,18 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.client import EngineError
+from pinochle_judge import diagnosis, wording
+from pinochle_judge.cases import request_line
+from pinochle_judge.diagnosis import Charge, Outcome
+from pinochle_judge.engines import REFERENCE_SHOWN
+from pinochle_judge.house_rules import DERIVED, HOUSE_SKIP, is_undeclared
+from pinochle_judge.reach import Reach, ReachEntry, reach
+from pinochle_judge.verdicts import SuspectEntry
 from specdata.files import write_atomic
 
-from . import diagnosis, wording
-from .diagnosis import Charge, Outcome, SuspectEntry
 from .driver import SITUATION_KEY, RuleMismatch, Situation
-from .house_rules import DERIVED, HOUSE_SKIP, is_undeclared
-from .reach import Reach, ReachEntry, reach
-from .session import REFERENCE_SHOWN, state_of
-from .tables import (
-    EXPECTATION_PROPERTY,
-    HOUSE_PROPERTY,
-    REACH_PROPERTY,
-    CaseFailed,
-    CaseItem,
-    request_line,
-)
+from .session import state_of
+from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, REACH_PROPERTY, CaseFailed, CaseItem
 from .tags import (
     FIXED_ATTR,
     KNOWN_ENTRY_ATTR,

@@ -1,343 +1,24 @@
-"""Scenario tables: ``tables/*.yaml`` loaded into checked ``Case`` values, one test item each.
-
-A table is checked when it loads (the table schema, card codes, each input against its method's
-params schema), so a typo is a data error naming file and line, never charged to an engine.
+"""Scenario tables as pytest items: each ``Case`` of a table (``pinochle_judge.cases``) is one
+test item, asked of the engine and judged in its call phase.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
-import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from pinochle_adapters import protocol
 from pinochle_adapters.client import EngineError
-from specdata import (
-    FEATURES_DIR,
-    Checker,
-    DataFileError,
-    load_schema,
-    load_yaml_node,
-    option_choices,
-    option_text,
-    rule_ids,
-    shorten,
-    shown,
-)
+from pinochle_judge import wording
+from pinochle_judge.capabilities import Skip, expectation
+from pinochle_judge.cases import Case, CaseError, load_table, request_line
+from pinochle_judge.compare import Mismatch, compare
+from pinochle_judge.house_rules import DERIVED, SKIP, Plan
+from pinochle_judge.reach import ReachEntry, written_for_other_values
 
-from . import notation, wording
-from .capabilities import expectation
-from .compare import Mismatch, compare
-from .house_rules import DERIVED, SKIP, Plan
-from .reach import ReachEntry, written_for_other_values
 from .session import state_of
-
-TABLES_DIR = FEATURES_DIR / "tables"
-TABLE_SCHEMA = "table.schema.json"
-
-
-class CaseError(ValueError):
-    """A table cannot be turned into cases; the message names the file, the line and the fault."""
-
-
-@dataclass(frozen=True)
-class Case:
-    """One row of a scenario table: a protocol call and the answer the rules require."""
-
-    id: str
-    file: str
-    """Path of the table (``features/tables/meld-double-deck.yaml`` for the suite's own)."""
-    line: int
-    """1-based line of the case in its YAML file."""
-    area: str
-    method: str
-    variant: str
-    options: dict[str, str]
-    """Table options with the case's merged over them; every value a string."""
-    params: dict[str, object]
-    """The method's params except variant and options; card lists as lists of codes."""
-    expect: dict[str, object]
-    """The answer's fields the rules require; card lists as lists of codes."""
-    rule: str
-    """The one rule the case tests: its failure is charged to this rule."""
-    uses: tuple[str, ...] = ()
-    """Other rules the expected answer relies on (not charged for a failure)."""
-    negative: bool = False
-    why: str = ""
-    description: str = field(default="", compare=False)
-    """The table's description, if any."""
-
-    @property
-    def rules(self) -> tuple[str, ...]:
-        """The tested rule, then the rules it uses."""
-        return (self.rule, *self.uses)
-
-    @property
-    def where(self) -> str:
-        """``file:line`` of the case."""
-        return f"{self.file}:{self.line}"
-
-    @property
-    def request(self) -> dict[str, object]:
-        """The full params of the protocol call: variant, options, then the input."""
-        return {"variant": self.variant, "options": dict(self.options), **self.params}
-
-
-# --- loading ----------------------------------------------------------------------------------
-
-
-def shown_path(path: Path) -> str:
-    """A table's path as reports show it: ``features/tables/...`` for the suite's own tables."""
-    resolved = path.resolve()
-    for base in (FEATURES_DIR.resolve().parent, Path.cwd()):
-        if resolved.is_relative_to(base):
-            return str(resolved.relative_to(base))
-    return str(path)
-
-
-def _child(node: yaml.Node | None, key: str | int) -> yaml.Node | None:
-    if isinstance(node, yaml.MappingNode):
-        for k, v in node.value:
-            if k.value == key:
-                child: yaml.Node = v
-                return child
-    elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and key < len(node.value):
-        item: yaml.Node = node.value[key]
-        return item
-    return None
-
-
-def _line_at(node: yaml.Node | None, trail: Sequence[str | int], default: int) -> int:
-    """Line of the deepest node found along ``trail`` (1-based)."""
-    line = default
-    for key in trail:
-        node = _child(node, key)
-        if node is None:
-            break
-        line = int(node.start_mark.line) + 1
-    return line
-
-
-_PATH_STEP = re.compile(r"\.([^.\[:]+)|\[(\d+)\]")
-
-
-def _schema_trail(message: str) -> list[str | int]:
-    """The key path of a protocol schema message (``params.hands[1]: ...`` -> hands, 1)."""
-    head = message.split(":", 1)[0].removeprefix("params")
-    return [int(i) if i else k for k, i in _PATH_STEP.findall(head)]
-
-
-def _case(
-    data: Mapping[str, Any], raw: Mapping[str, Any], node: yaml.Node | None, rel: str
-) -> Case:
-    line = int(node.start_mark.line) + 1 if node is not None else 1
-    method = data["method"]
-    takes = input_fields(method)
-    for key in raw["input"]:
-        if key not in takes:
-            at = _line_at(node, ["input", key], line)
-            raise CaseError(
-                f"{rel}:{at}: input of {raw['id']}: unknown field {key!r}; "
-                f"{method} takes {', '.join(takes)}"
-            )
-    options = {k: option_text(v) for k, v in (data.get("options") or {}).items()}
-    options.update({k: option_text(v) for k, v in (raw.get("options") or {}).items()})
-    try:
-        params = notation.with_card_codes(method, "params", raw["input"])
-    except notation.CardFieldError as e:
-        at = _line_at(node, ["input", *e.trail], line)
-        raise CaseError(f"{rel}:{at}: input {_dotted(e.trail)}: {e}") from None
-    try:
-        expect = notation.with_card_codes(method, "result", raw["expect"])
-    except notation.CardFieldError as e:
-        at = _line_at(node, ["expect", *e.trail], line)
-        raise CaseError(f"{rel}:{at}: expect {_dotted(e.trail)}: {e}") from None
-    # ``rule`` + ``uses``; a table written with ``rules: [...]`` lists the tested rule first.
-    tested, *others = raw["rules"] if "rules" in raw else [raw["rule"], *raw.get("uses", [])]
-    uses = tuple(r for r in dict.fromkeys(others) if r != tested)
-    case = Case(
-        id=raw["id"],
-        file=rel,
-        line=line,
-        area=data["area"],
-        method=method,
-        variant=raw.get("variant", data["variant"]),
-        options=options,
-        params=params,
-        expect=expect,
-        rule=tested,
-        uses=uses,
-        negative=bool(raw.get("negative", False)),
-        why=str(raw.get("why", "")).strip(),
-        description=str(data.get("description", "")).strip(),
-    )
-    _check_rules(raw, node, rel, line)
-    _check_options(case.variant, raw.get("options") or {}, ["options"], node, rel, line)
-    if case.variant != data["variant"]:  # the table's options must fit this case's variant too
-        _check_options(case.variant, data.get("options") or {}, [], node, rel, line)
-    _check_expect(case, node, rel, line)
-    try:
-        problem = protocol.check_params(method, case.request)
-    except protocol.ProtocolError as e:
-        raise CaseError(f"{rel}:{line}: {case.id}: {e}") from None
-    if problem is not None:
-        at = _line_at(node, ["input", *_schema_trail(problem)], line)
-        raise CaseError(f"{rel}:{at}: input of {case.id} is not valid {method} params: {problem}")
-    return case
-
-
-def _check_rules(raw: Mapping[str, Any], node: yaml.Node | None, rel: str, line: int) -> None:
-    """Every rule ID a case names is one the spec defines (a ``## ID:`` heading of spec/rules)."""
-    known = rule_ids()
-    for key in ("rule", "uses", "rules"):
-        named = raw.get(key)
-        for i, rule in enumerate([named] if isinstance(named, str) else named or []):
-            if rule not in known:
-                at = _line_at(node, [key] if key == "rule" else [key, i], line)
-                raise CaseError(
-                    f"{rel}:{at}: {raw['id']}: unknown rule ID {shown(rule)}: rule IDs are the "
-                    "'## RULE-ID: title' headings of spec/rules/*.md"
-                )
-
-
-def _check_options(
-    variant: str,
-    options: Mapping[str, Any],
-    trail: list[str | int],
-    node: yaml.Node | None,
-    rel: str,
-    line: int,
-) -> None:
-    """Each option a table or case sets is one its variant declares, with a declared value."""
-    try:
-        declared = option_choices(variant)
-    except DataFileError as e:  # a broken variant file: its own file and line
-        raise CaseError(str(e)) from None
-    for name, value in options.items():
-        at = _line_at(node, [*trail, name], line)
-        if name not in declared:
-            raise CaseError(
-                f"{rel}:{at}: {variant} has no option {shown(name)}; "
-                f"its options are: {', '.join(declared) or 'none'}"
-            )
-        if option_text(value) not in declared[name]:
-            raise CaseError(
-                f"{rel}:{at}: option {name}={shown(option_text(value))} is not valid for "
-                f"{variant}; choose one of: {', '.join(declared[name])}"
-            )
-
-
-def _check_expect(case: Case, node: yaml.Node | None, rel: str, line: int) -> None:
-    """``expect`` names fields of the method's answer, each of the answer's type (every field
-    optional): a typo or a wrong type is a data error, not a failure charged to the engine."""
-    fields = load_schema(f"protocol/{case.method}.result.json").get("properties", {})
-    for key in case.expect:
-        if key not in fields:
-            at = _line_at(node, ["expect", key], line)
-            raise CaseError(
-                f"{rel}:{at}: expect of {case.id}: unknown field {shown(key)}; "
-                f"{case.method} answers {', '.join(fields)}"
-            )
-    error = _expect_checker(case.method).error(case.expect)
-    if error is not None:
-        trail = list(error.absolute_path)
-        at = _line_at(node, ["expect", *trail], line)
-        message = shorten(error.message, 200, count=False)
-        raise CaseError(f"{rel}:{at}: expect of {case.id}: {_dotted(trail)}: {message}")
-
-
-def _optional(node: Any) -> Any:
-    """A copy of an inlined protocol schema with every field optional and ``oneOf`` read as
-    ``anyOf`` (without ``required`` two branches can both match a partial answer)."""
-    if isinstance(node, list):
-        return [_optional(item) for item in node]
-    if not isinstance(node, dict):
-        return node
-    skipped = ("$defs", "$id", "$schema", "required")
-    return {
-        ("anyOf" if k == "oneOf" else k): _optional(v) for k, v in node.items() if k not in skipped
-    }
-
-
-@cache
-def _expect_checker(method: str) -> Checker:
-    """The method's result schema with every field optional, in the one schema checker."""
-    return Checker(_optional(protocol.inlined_schema(f"{method}.result.json")))
-
-
-@cache
-def input_fields(method: str) -> tuple[str, ...]:
-    """The fields a case's input may give: the method's params except variant and options."""
-    names = load_schema(f"protocol/{method}.params.json").get("properties", {})
-    return tuple(n for n in names if n not in ("variant", "options"))
-
-
-def _dotted(trail: Sequence[str | int]) -> str:
-    return "".join(f"[{k}]" if isinstance(k, int) else f".{k}" for k in trail).lstrip(".")
-
-
-_LOADED: dict[tuple[str, str, bytes], list[Case]] = {}
-"""Tables already read and checked in this process, by path, shown path and content digest: a
-process that runs the suite more than once (``pytest.main`` again, a batch of engines) parses
-an unchanged table once. Cases are frozen; a table whose bytes changed is read again."""
-
-
-def load_table(path: Path | str) -> list[Case]:
-    """The cases of one table file, checked; errors name the file and line."""
-    path = Path(path)
-    try:
-        digest = hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
-    except OSError:
-        return _load_table(path)  # the reader words the fault
-    key = (str(path.resolve()), shown_path(path), digest)
-    if key not in _LOADED:
-        _LOADED[key] = _load_table(path)
-    return list(_LOADED[key])
-
-
-def _load_table(path: Path) -> list[Case]:
-    try:
-        data, node = load_yaml_node(path, TABLE_SCHEMA)
-    except DataFileError as e:
-        raise CaseError(str(e)) from None
-    rel = shown_path(path)
-    _check_options(data["variant"], data.get("options") or {}, ["options"], node, rel, 1)
-    cases_node = _child(node, "cases")
-    return [_case(data, raw, _child(cases_node, i), rel) for i, raw in enumerate(data["cases"])]
-
-
-def table_paths(directory: Path = TABLES_DIR) -> list[Path]:
-    """Every table file of a directory (default: the suite's), sorted by name."""
-    return sorted([*directory.glob("*.yaml"), *directory.glob("*.yml")])
-
-
-def check_unique(cases: Sequence[Case]) -> None:
-    """Raise CaseError naming both places when two cases share an ID."""
-    seen: dict[str, Case] = {}
-    clashes: list[str] = []
-    for case in cases:
-        first = seen.setdefault(case.id, case)
-        if first is not case:
-            clashes.append(f"duplicate case id {case.id!r}: {first.where} and {case.where}")
-    if clashes:
-        raise CaseError("\n".join(clashes))
-
-
-def load_cases(paths: Iterable[Path | str] | None = None) -> list[Case]:
-    """Every case of the given tables (default: the suite's tables), IDs unique."""
-    chosen = table_paths() if paths is None else [Path(p) for p in paths]
-    cases = [case for path in chosen for case in load_table(path)]
-    check_unique(cases)
-    return cases
-
 
 # --- test items -------------------------------------------------------------------------------
 
@@ -371,12 +52,6 @@ class TableFile(pytest.File):
         if isinstance(excinfo.value, CaseError):
             return str(excinfo.value)
         return super().repr_failure(excinfo)
-
-
-def request_line(method: str, params: Mapping[str, object], request_id: int = 1) -> str:
-    """A request as one JSON line, replayable into an engine as it is (the line a case sent is
-    shown as sent, its id included: ``CaseItem.sent_line``; this one is for a case not sent)."""
-    return protocol.encode(protocol.request(request_id, method, dict(params)))
 
 
 EXPECTATION_PROPERTY = "expectation"
@@ -424,10 +99,6 @@ class CaseItem(pytest.Item):
         self.plan = plan
         if plan.kind == SKIP or plan.expect is None:
             pytest.skip(plan.reason)
-        self.modelled = expectation(case.method, case.rule, plan.expect, engine.capabilities)
-        self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))
-        if plan.house:
-            self.user_properties.append((HOUSE_PROPERTY, plan.house_text))
         entry = ReachEntry(
             case.rule,
             case.variant,
@@ -439,9 +110,16 @@ class CaseItem(pytest.Item):
         found = {**entry.as_dict(), "rebased": list(plan.rebased)}
         self.user_properties.append((REACH_PROPERTY, json.dumps(found)))
         try:
-            self.answer = engine.call(case.method, plan.params)
-        finally:
-            self.sent_line = engine.last_request
+            self.modelled = expectation(case.method, case.rule, plan.expect, engine.capabilities)
+            self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))
+            if plan.house:
+                self.user_properties.append((HOUSE_PROPERTY, plan.house_text))
+            try:
+                self.answer = engine.call(case.method, plan.params)
+            finally:
+                self.sent_line = engine.last_request
+        except Skip as e:  # the engine's declared model has no call for this case
+            pytest.skip(str(e))
         mismatches = compare(case.method, self.expected, self.answer)
         if mismatches:
             raise CaseFailed(mismatches)

@@ -1,4 +1,4 @@
-"""The one blame table (pytest_pinochle.blame): every field of a whole hand, and of each single
+"""The one blame table (pinochle_judge.blame): every field of a whole hand, and of each single
 answer, is charged to the rule that decides it; a hand's first divergence is found in play order."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from pytest_pinochle.blame import (
+from pinochle_judge.blame import (
     ANSWER_FIELDS,
     HAND_FIELDS,
     HAND_ORDER,
@@ -162,7 +162,7 @@ def test_value_dependent_rules() -> None:
 def test_a_follow_refused_in_a_trumped_trick_is_placed_at_the_trumped_trick_rule() -> None:
     """Read from the actions alone: trump named, a plain suit led and trumped, then a card of
     the suit led (which PLAY-TRUMPED-TRICK lets follow low)."""
-    from pytest_pinochle.blame import follows_a_trumped_trick
+    from pinochle_judge.blame import follows_a_trumped_trick
 
     head = ["bid 50", "pass", "pass", "pass", "trump h", "play-on"]
     trumped = [*head, "play Ac", "play Jh", "play Qc"]

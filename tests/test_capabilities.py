@@ -13,7 +13,7 @@ from pinochle_adapters import protocol
 from pinochle_fuzz.campaign import Target, generate
 from pinochle_fuzz.choices import RandomChoices
 from pinochle_fuzz.questions import refusable
-from pytest_pinochle.capabilities import (
+from pinochle_judge.capabilities import (
     Capabilities,
     Forced,
     Skip,
@@ -22,7 +22,7 @@ from pytest_pinochle.capabilities import (
     off_tens,
     translate,
 )
-from pytest_pinochle.compare import TotalsOnly, compare
+from pinochle_judge.compare import TotalsOnly, compare
 from reference_engine.variants import load_rules
 from tests.capability_engines import server
 from tests.suite_runs import SuiteRun, run_suite, start_suite
@@ -99,7 +99,7 @@ def test_a_forced_call_other_than_the_minimum_has_no_counterpart(call: dict[str,
         "dealer": 0,
         "calls": [*passes(1, 2, 3), call],
     }
-    with pytest.raises(pytest.skip.Exception, match="forced_bid=implicit"):
+    with pytest.raises(Skip, match="forced_bid=implicit"):
         translate("auction", params, IMPLICIT)
 
 
@@ -112,7 +112,7 @@ def test_hand_actions_lose_the_forced_bid_and_keep_the_rest() -> None:
     assert answer["first_illegal"]["index"] == 5
     before = t.answer({"first_illegal": {"index": 1, "rule": "AUCTION-TURN", "message": ""}})
     assert before["first_illegal"]["index"] == 1
-    with pytest.raises(pytest.skip.Exception):
+    with pytest.raises(Skip):
         translate("play_hand", {**params, "actions": ["pass"] * 3 + ["seat 1: bid 50"]}, IMPLICIT)
 
 
@@ -132,8 +132,10 @@ def test_a_game_drops_the_forced_bid_of_each_hand_with_its_own_dealer() -> None:
     assert [h["first_illegal"] for h in answer["hands"]] == [None, {"index": 4}]
 
 
-def test_the_skip_is_an_exception_of_the_model_not_of_the_engine() -> None:
+def test_the_skip_is_an_exception_of_the_model_not_of_the_engine_nor_of_pytest() -> None:
+    """The judgement raises its own Skip; the plugin turns it into pytest's skip."""
     assert issubclass(Skip, Exception)
+    assert not issubclass(Skip, pytest.skip.Exception)
 
 
 # --- meld as totals ------------------------------------------------------------------------------
@@ -244,9 +246,9 @@ def test_a_figure_off_the_tens_is_found_in_requests_answers_and_bids() -> None:
 
 
 def test_a_tens_engine_is_never_asked_a_figure_off_the_tens() -> None:
-    with pytest.raises(pytest.skip.Exception, match="bid 155"):
+    with pytest.raises(Skip, match="bid 155"):
         translate("auction", {"calls": [{"seat": 0, "bid": 155}]}, TENS)
-    with pytest.raises(pytest.skip.Exception, match="delta 185"):
+    with pytest.raises(Skip, match="delta 185"):
         expectation("score_hand", "SCORE-MADE", {"delta": [185, 0]}, TENS)
     asked = {"calls": [{"seat": 0, "bid": 150}]}
     assert translate("auction", asked, TENS).params == asked

@@ -11,8 +11,8 @@ import sys
 import pytest
 
 from pinochle_adapters.client import load_server
+from pinochle_judge.cases import load_cases, request_line
 from pinochle_tools.case import FAILED, PASSED, USAGE, run_case
-from pytest_pinochle.tables import load_cases, request_line
 
 from .suite_runs import ROOT, run_suite, start_suite
 

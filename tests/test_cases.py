@@ -1,4 +1,4 @@
-"""pytest_pinochle.tables: a table becomes checked cases, card lists normalised once."""
+"""pinochle_judge.cases: a table becomes checked cases, card lists normalised once."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pinochle.notation import CardFieldError, with_card_codes
-from pytest_pinochle.tables import CaseError, load_cases, load_table
+from pinochle_judge.cases import CaseError, load_cases, load_table
+from pinochle_judge.notation import CardFieldError, with_card_codes
 
 
 @pytest.mark.parametrize(

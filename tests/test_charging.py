@@ -1,10 +1,10 @@
 """Each failure is charged to the rule where the engine's answer first differs, not to the rule its
 case happens to test: wrong engines (the reference engine with one rule misread, in process) are
-asked real table cases, and their answers charged (pytest_pinochle/diagnosis.py).
+asked real table cases, and their answers charged (pinochle_judge/diagnosis.py).
 
 One test per charging gap of issue 17: an auction's state fields, an auction check without
 ``legal``, ``score_hand``, meld as totals only, and the precedence of auction rules; and the
-implicit forced bid read back field by field (pytest_pinochle/capabilities.py).
+implicit forced bid read back field by field (pinochle_judge/capabilities.py).
 """
 
 from __future__ import annotations
@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.reference import ReferenceEngine
-from pytest_pinochle.capabilities import Capabilities, translate
-from pytest_pinochle.compare import Mismatch, compare
-from pytest_pinochle.diagnosis import Charge, Outcome, charge_case, diagnose
-from pytest_pinochle.tables import Case, load_cases
+from pinochle_judge.capabilities import Capabilities, translate
+from pinochle_judge.cases import Case, load_cases
+from pinochle_judge.compare import Mismatch, compare
+from pinochle_judge.diagnosis import Charge, Outcome, charge_case, diagnose
 from tests import mutants
 from tests.capability_engines import ImplicitForcedBid, MeldTotals
 

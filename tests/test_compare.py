@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from pytest_pinochle.compare import KINDS, compare, compare_at, field_map, meld_diff
+from pinochle_judge.compare import KINDS, compare, compare_at, field_map, meld_diff
 
 
 def problems(method: str, expect: dict[str, Any], actual: dict[str, Any]) -> list[str]:

@@ -1,11 +1,11 @@
 """The diagnosis: a whole hand is charged to the rule of its first divergence in play order, and a
-rule whose own cases all pass is cleared (pytest_pinochle/diagnosis.py)."""
+rule whose own cases all pass is cleared (pinochle_judge/diagnosis.py)."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pytest_pinochle.diagnosis import Charge, Outcome, charge_case, diagnose, hand_divergence
+from pinochle_judge.diagnosis import Charge, Outcome, charge_case, diagnose, hand_divergence
 
 TRICKS = [
     {"leader": 0, "cards": ["Kc", "Jc", "Qc", "Tc"], "winner": 3},

@@ -11,9 +11,9 @@ import pytest
 
 from pinochle_adapters import protocol
 from pinochle_adapters.reference import server
+from pinochle_judge.cases import CaseError, load_cases
+from pinochle_judge.compare import compare, field_map
 from pinochle_tools import export
-from pytest_pinochle.compare import compare, field_map
-from pytest_pinochle.tables import CaseError, load_cases
 
 
 @pytest.fixture(scope="module")

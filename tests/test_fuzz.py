@@ -20,7 +20,7 @@ from pinochle_adapters.reference import ReferenceEngine
 from pinochle_fuzz import campaign, cli
 from pinochle_fuzz.campaign import Disagreement
 from pinochle_fuzz.questions import Question, refusable
-from pytest_pinochle.tables import load_table
+from pinochle_judge.cases import load_table
 from reference_engine.variants import load_rules
 from tests import capability_engines
 from tests.house_engines import HOUSES, HouseEngine
@@ -267,7 +267,7 @@ def test_unsupported_is_a_skip_not_a_disagreement() -> None:
 @pytest.mark.parametrize("name", ["implicit-forced-bid", "meld-totals"])
 def test_capabilities_are_translated_by_the_suites_code(name: str) -> None:
     """Engines speaking the other model, declared: no disagreement (asked through
-    pytest_pinochle.capabilities); undeclared, the fuzzer finds the difference."""
+    pinochle_judge.capabilities); undeclared, the fuzzer finds the difference."""
     with open_in_process(capability_engines.server(name)) as engine:
         report = campaign_of(engine, 300)
     assert not report.findings, [f.disagreement.mismatches for f in report.findings]

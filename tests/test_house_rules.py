@@ -17,8 +17,10 @@ import pytest
 
 from pinochle_adapters.client import ErrorReply, load_server, open_in_process
 from pinochle_adapters.sdk import Server
-from pytest_pinochle.compare import compare
-from pytest_pinochle.house_rules import (
+from pinochle_judge.cases import load_cases
+from pinochle_judge.compare import compare
+from pinochle_judge.engines import REFERENCE_SERVER, ModelledEngine, Reference
+from pinochle_judge.house_rules import (
     DERIVED,
     HAND_WORKED,
     SKIP,
@@ -28,9 +30,7 @@ from pytest_pinochle.house_rules import (
     played_options,
     skip_reason,
 )
-from pytest_pinochle.session import REFERENCE_SERVER, ModelledEngine, Reference
-from pytest_pinochle.tables import load_cases
-from pytest_pinochle.wording import NOTHING_JUDGED
+from pinochle_judge.wording import NOTHING_JUDGED
 from specdata import option_choices, option_defaults, option_methods, variant_ids
 from tests import mutants
 from tests.house_engines import HOUSES, House

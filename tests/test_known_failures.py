@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from pinochle_judge.cases import load_table
 from pytest_pinochle.known_failures import load
-from pytest_pinochle.tables import load_table
 from specdata import FEATURES_DIR
 from tests.suite_runs import ROOT, pytest_in_process, python_engine
 

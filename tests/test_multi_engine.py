@@ -14,8 +14,7 @@ import pytest
 
 from pinochle_cli import commands
 from pinochle_cli.multi import run_engines, split_engines
-from pinochle_tools import reports
-from pinochle_tools.site import ReportError, load_runs
+from pinochle_tools.site import ReportError, load_runs, reports
 from specdata.files import write_atomic
 
 from .suite_runs import ROOT, child_environment

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from pinochle_judge.cases import TABLES_DIR, load_table
 from pytest_pinochle import plugin
-from pytest_pinochle.tables import TABLES_DIR, load_table
 from tests.suite_runs import BASE_ARGS, ROOT, run_suite
 
 QUIET = list(BASE_ARGS)

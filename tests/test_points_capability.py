@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from pytest_pinochle.capabilities import POINTS_SKIP, Capabilities, expectation
+from pinochle_judge.capabilities import POINTS_SKIP, Capabilities, Skip, expectation
 from tests.suite_runs import run_suite, start_suite
 
 TABLES = [f"features/tables/tricks-{v}.yaml" for v in ("double-deck", "single-deck", "online")]
@@ -29,7 +29,7 @@ def test_points_none_leaves_the_points_out_of_the_expectation() -> None:
     }
     assert expectation("play_tricks", "PLAY-LEAD", expect, Capabilities()) is expect
     assert expectation("meld", "MELD-RUN", expect, none) is expect
-    with pytest.raises(pytest.skip.Exception, match="no card points"):
+    with pytest.raises(Skip, match="no card points"):
         expectation("play_tricks", "POINTS-LAST-TRICK", expect, none)
 
 

@@ -11,11 +11,11 @@ from collections.abc import Iterator, Mapping
 import pytest
 
 from pinochle_adapters.protocol import METHODS
-from pytest_pinochle.house_rules import SKIP, HouseRules
-from pytest_pinochle.reach import Reach, ReachEntry, reach, written_for_other_values
-from pytest_pinochle.rebase import WHOLE_HANDS, moved_scores, stop_point
-from pytest_pinochle.session import Reference
-from pytest_pinochle.tables import Case, load_cases
+from pinochle_judge.cases import Case, load_cases
+from pinochle_judge.engines import Reference
+from pinochle_judge.house_rules import SKIP, HouseRules
+from pinochle_judge.reach import Reach, ReachEntry, reach, written_for_other_values
+from pinochle_judge.rebase import WHOLE_HANDS, moved_scores, stop_point
 from specdata.house import refusable, rules_off
 from tests.house_engines import HOUSES
 

@@ -19,7 +19,7 @@ import specdata
 from pinochle_adapters import protocol
 from pinochle_adapters.reference import ReferenceEngine
 from pinochle_fuzz import questions
-from pytest_pinochle import blame
+from pinochle_judge import blame
 from reference_engine import meld, variants
 from specdata.vocabulary import MELD_RULES, MELD_TYPES, METHODS, RULE_METHODS
 

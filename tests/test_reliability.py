@@ -35,8 +35,9 @@ from pinochle_adapters.client import (
     open_in_process,
 )
 from pinochle_cli import main as cli_main
-from pinochle_tools import site
-from pinochle_tools.site import badge_svg, build_site, load_run
+from pinochle_tools.site import build_site, load_run
+from pinochle_tools.site import reports as site_reports
+from pinochle_tools.site.report_site import badge_svg
 from pytest_pinochle import known_failures
 from pytest_pinochle.report import Reporter
 from pytest_pinochle.tags import RULE_PROPERTY, USES_PROPERTY
@@ -554,7 +555,7 @@ def test_report_refuses_too_deep_and_oversized_input_in_one_line(
     deep, big = tmp_path / "deep.json", tmp_path / "big.json"
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
     big.write_text(json.dumps(report_of("big")), encoding="utf-8")
-    monkeypatch.setattr(site, "REPORT_LIMIT", 100)
+    monkeypatch.setattr(site_reports, "REPORT_LIMIT", 100)
     for path in (deep, big):
         assert cli_main(["report", str(path), "-o", str(tmp_path / "site")]) == 2
         errors = capsys.readouterr().err.strip().splitlines()

@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from pinochle_tools import reports
+from pinochle_tools.site import reports
 from specdata import load_schema
 from tests.report_runs import BUGGY, document_of
 from tests.report_runs import prefetch as prefetch  # its runs start early: conftest.py

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.client import load_server, open_in_process
+from pinochle_judge.cases import load_cases
 from pinochle_tools import export
 from pinochle_tools.scenario_capture import CaptureError, capture_scenarios, scenario_tests
-from pytest_pinochle.tables import load_cases
 from specdata import FEATURES_DIR
 
 ROOT = Path(__file__).resolve().parent.parent

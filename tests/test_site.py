@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from pinochle_tools.site import ReportError, build_site, load_run
-from pinochle_tools.site import shown as shown_path
+from pinochle_tools.site.reports import shown as shown_path
 from specdata import RULES_DIR, variant_ids
 from specdata.rules import load_catalogue
 from tests.report_runs import BUGGY, document_of, report_of

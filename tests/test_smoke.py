@@ -15,7 +15,7 @@ from pinochle_adapters.client import open_in_process
 from pinochle_adapters.protocol import INTERNAL_ERROR, INVALID_PARAMS, RULE_METHODS
 from pinochle_adapters.reference import server
 from pinochle_cli.smoke import questions, smoke
-from pytest_pinochle.tables import load_cases
+from pinochle_judge.cases import load_cases
 
 from .suite_runs import ROOT
 

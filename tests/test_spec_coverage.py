@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from pinochle_judge.cases import load_cases
 from pinochle_tools import catalogue as coverage
-from pytest_pinochle.tables import load_cases
 from specdata import RULE_ID, variant_ids
 
 RULES = coverage.load_catalogue()

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from pinochle_cli import main
+from pinochle_judge.cases import load_cases
 from pinochle_tools.catalogue import collect_evidence
-from pinochle_tools.site import drawn_html
-from pytest_pinochle.tables import load_cases
+from pinochle_tools.site.html import drawn_html
 from specdata import FEATURES_DIR
 from specdata.rules import load_catalogue
 

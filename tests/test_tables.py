@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_pinochle.tables import CaseError, load_table, table_paths
+from pinochle_judge.cases import CaseError, load_table, table_paths
 
 TABLES = table_paths()
 

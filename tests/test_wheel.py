@@ -149,8 +149,8 @@ def test_the_wheel_ships_the_site_templates_and_builds_the_spec_site(
     (wheel,) = installed.parent.parent.glob("pinochle_spec-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         names = set(archive.namelist())
-    templates = ROOT / "pinochle_tools" / "templates"
-    wanted = [f"pinochle_tools/templates/{p.name}" for p in sorted(templates.iterdir())]
+    templates = ROOT / "pinochle_tools" / "site" / "templates"
+    wanted = [f"pinochle_tools/site/templates/{p.name}" for p in sorted(templates.iterdir())]
     assert wanted and [name for name in wanted if name not in names] == []
     done = _run([str(installed / "pinochle"), "spec", "site", "-o", "out"], tmp_path)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

@@ -1,6 +1,6 @@
-"""Failure wording has one home, ``pytest_pinochle/wording.py`` (issue 21): no other module of the
-plugin, the step library or the export's record checks words a verdict, and a mismatch reads the
-same in a table case and in a scenario.
+"""Failure wording has one home, ``pinochle_judge/wording.py``: no other module of the judgement,
+the plugin, the step library or the export's record checks words a verdict, and a mismatch reads
+the same in a table case and in a scenario.
 
 The scan reads the source with ``ast`` and looks at the places a failure's text goes: what
 ``pytest.fail``/``skip``/``xfail`` are given, an ``AssertionError`` (or the suite's own failures)
@@ -23,15 +23,17 @@ from typing import Any, cast
 import pytest
 
 from features.steps import then
-from pytest_pinochle import wording
-from pytest_pinochle.compare import compare
+from pinochle_judge import wording
+from pinochle_judge.compare import compare
 from pytest_pinochle.driver import RuleMismatch, Situation
+from tests.test_layers import imports_of
 
 ROOT = Path(__file__).resolve().parent.parent
+JUDGE = ROOT / "pinochle_judge"
 PLUGIN = ROOT / "pytest_pinochle"
 TOOLS = ROOT / "pinochle_tools"
 STEPS = ROOT / "features" / "steps"
-HOME = PLUGIN / "wording.py"
+HOME = JUDGE / "wording.py"
 
 FAIL_CALLS = {"fail", "skip", "xfail"}
 """``pytest.<name>(reason)``."""
@@ -129,17 +131,40 @@ def hand_worded(source: str, steps: bool = False) -> list[int]:
 
 
 def scanned() -> list[Path]:
-    """The plugin's modules, the step library and the export (its record checks judge an
-    engine's answers: ``pinochle_tools.export.run_check``), wording.py aside."""
-    files = [*PLUGIN.glob("*.py"), *STEPS.glob("*.py"), TOOLS / "export.py"]
+    """The judgement's modules, the plugin's, the step library, the export (its record checks
+    judge an engine's answers: ``pinochle_tools.export.run_check``) and one case's verdict
+    (``pinochle_tools.case``), wording.py aside."""
+    files = [*JUDGE.glob("*.py"), *PLUGIN.glob("*.py"), *STEPS.glob("*.py")]
+    files += [TOOLS / "export.py", TOOLS / "case.py"]
     return sorted(f for f in files if f != HOME)
+
+
+def test_every_module_that_uses_the_wording_is_scanned() -> None:
+    """A module that takes sentences from wording.py could word one of its own: moving it to a
+    folder the scan does not read must fail here, not leave the guard silently narrower."""
+    users = {
+        path
+        for top in (
+            "pinochle_judge",
+            "pytest_pinochle",
+            "pinochle_tools",
+            "pinochle_fuzz",
+            "features",
+        )
+        for path in (ROOT / top).rglob("*.py")
+        if path != HOME and "pinochle_judge.wording" in imports_of(path)
+    }
+    assert users, "no module imports the wording: the scan below would prove nothing"
+    assert not users - set(scanned()), sorted(
+        str(p.relative_to(ROOT)) for p in users - set(scanned())
+    )
 
 
 @pytest.mark.parametrize("path", scanned(), ids=lambda p: str(p.relative_to(ROOT)))
 def test_no_failure_is_worded_outside_wording_py(path: Path) -> None:
     lines = hand_worded(path.read_text(encoding="utf-8"), steps=path == STEPS / "then.py")
     shown = ", ".join(f"{path.relative_to(ROOT)}:{n}" for n in lines)
-    assert not lines, f"failure text worded outside pytest_pinochle/wording.py at {shown}"
+    assert not lines, f"failure text worded outside pinochle_judge/wording.py at {shown}"
 
 
 HAND_WORDED = [

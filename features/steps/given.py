@@ -20,7 +20,7 @@ import re
 
 from pytest_bdd import given, parsers, when
 
-from pytest_pinochle import notation
+from pinochle_judge import notation
 from pytest_pinochle.driver import Situation
 from specdata import variant_ids
 

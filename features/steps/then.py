@@ -36,7 +36,7 @@ from __future__ import annotations
 
 from pytest_bdd import parsers, then
 
-from pytest_pinochle import notation, wording
+from pinochle_judge import notation, wording
 from pytest_pinochle.driver import Situation, card_list, items
 from specdata import RULE_ID
 

@@ -26,7 +26,7 @@ import re
 
 from pytest_bdd import parsers, when
 
-from pytest_pinochle import notation
+from pinochle_judge import notation
 from pytest_pinochle.driver import Situation
 
 CALL = re.compile(r"seat (?P<seat>\d) (?:bids (?P<bid>\d+)|(?P<pass>passes))")

@@ -13,7 +13,7 @@ from typing import Any
 
 from pinochle_adapters import sdk
 from pinochle_adapters.reference import ReferenceEngine
-from pytest_pinochle.capabilities import FIGURES, off_tens
+from pinochle_judge.capabilities import FIGURES, off_tens
 from reference_engine import auction, cards
 from reference_engine import tricks as tricks_rules
 from reference_engine.errors import IllegalAction

@@ -15,13 +15,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import NotRequired, TypedDict
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
 from . import blame, wording
 from .blame import MELD_ITEM_RULE
 from .compare import Answer, TotalsOnly, compare_at, meld_diff
+from .verdicts import ChargeEntry, Evidence, OwnCases, SuspectEntry
 
 MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
@@ -43,38 +43,6 @@ TWENTY = 20
 SCORE-TRICK-MINIMUM); a rule of another variant is dropped by the diagnosis (no cases)."""
 EVIDENCE_LIMIT = 3
 """How many failures each suspect quotes as evidence."""
-
-
-class OwnCases(TypedDict):
-    """How many of a suspect's own cases failed and passed."""
-
-    failed: int
-    passed: int
-
-
-class ChargeEntry(TypedDict):
-    """A charge as the report carries it (``Charge.as_dict``)."""
-
-    rule: str
-    also: list[str]
-    at: str
-    detail: NotRequired[str]
-
-
-class Evidence(ChargeEntry):
-    """One failure quoted for a suspect: the case and its charge."""
-
-    case: str
-
-
-class SuspectEntry(TypedDict):
-    """One rule of the diagnosis, as the JSON report carries it."""
-
-    rule: str
-    score: float
-    direct: bool
-    own_cases: OwnCases
-    evidence: list[Evidence]
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING
 from . import notation
 
 if TYPE_CHECKING:
-    from .diagnosis import SuspectEntry
-    from .tables import Case
+    from .cases import Case
+    from .verdicts import SuspectEntry
 
 # --- one mismatch (compare) -------------------------------------------------------------------
 

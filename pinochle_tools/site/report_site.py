@@ -1,0 +1,283 @@
+"""The conformance site (``pinochle report REPORT.json ... -o DIR``): static HTML pages built from
+conformance reports, one engine or several side by side.
+
+Per variant a matrix of rules x engines; a page per rule (its statement from spec/rules, its cases
+with the cards drawn and, for failures, expected against actual); a page and an SVG badge per
+engine with its diagnosis. The pages hold no script and load nothing from the network.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from markupsafe import Markup
+
+from specdata import variant_ids
+from specdata.files import write_atomic
+from specdata.rules import Rule, load_catalogue
+
+from .html import TEMPLATES, environment, markdown_html, render
+from .reports import (
+    STATUSES,
+    UNSPECIFIED,
+    EngineRun,
+    Item,
+    ReportError,
+    collect_items,
+    failing_first,
+    load_runs,
+    unique_slugs,
+)
+from .spec_site import rule_statement
+
+BADGE_COLOURS = {"passed": "#2e7d32", "partial": "#9e9d24", "failed": "#c62828", "none": "#757575"}
+
+
+# --- cells of the matrix ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The outcomes of one rule's items in one variant for one engine."""
+
+    counts: dict[str, int]
+
+    @property
+    def total(self) -> int:
+        return sum(self.counts.values())
+
+    @property
+    def status(self) -> str:
+        """The cell's colour: failed, errored, skipped (only), partial (passes and skips),
+        passed, or none (no item)."""
+        c = self.counts
+        if not self.total:
+            return "none"
+        if c["failed"]:
+            return "failed"
+        if c["errored"]:
+            return "errored"
+        if not c["passed"]:
+            return "skipped"
+        return "partial" if c["skipped"] else "passed"
+
+    @property
+    def text(self) -> str:
+        if not self.total:
+            return "·"
+        return f"{self.counts['passed']}/{self.total}"
+
+    @property
+    def tooltip(self) -> str:
+        return ", ".join(f"{self.counts[s]} {s}" for s in STATUSES if self.counts[s]) or "no case"
+
+
+def cell(items: Iterable[Item], slug: str) -> Cell:
+    counts = dict.fromkeys(STATUSES, 0)
+    for item in items:
+        verdict = item.verdicts.get(slug)
+        # A case of a variant or method the engine does not declare is no case of its.
+        if verdict is not None and not verdict.get("undeclared"):
+            counts[str(verdict["outcome"])] += 1
+    return Cell(counts)
+
+
+# --- badges -------------------------------------------------------------------------------------
+
+
+def badge_svg(run: EngineRun) -> str:
+    """A shields-style badge: ``pinochle | 1141/1370 passed``, green when nothing fails; a run
+    that did not complete is never green (``partial run``)."""
+    totals = run.totals
+    ran = sum(totals.values())
+    bad = totals["failed"] + totals["errored"]
+    status = (
+        "none"
+        if not ran
+        else "failed"
+        if bad
+        else "partial"
+        if totals["skipped"] or not run.complete
+        else "passed"
+    )
+    left, right = "pinochle", f"{totals['passed']}/{ran} passed"
+    if not run.complete:
+        right += ", partial run"
+    # Widths from an average glyph of 7 px at 11 px Verdana: close enough for a badge.
+    lw, rw = 10 + 7 * len(left), 10 + 7 * len(right)
+    colour = BADGE_COLOURS[status]
+    label = html.escape(f"{left}: {right} ({run.label})", quote=True)
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{lw + rw}" height="20" role="img" '
+        f'aria-label="{label}"><title>{label}</title>'
+        f'<rect width="{lw}" height="20" fill="#555"/>'
+        f'<rect x="{lw}" width="{rw}" height="20" fill="{colour}"/>'
+        '<g fill="#fff" font-family="Verdana,DejaVu Sans,sans-serif" font-size="11">'
+        f'<text x="{lw / 2}" y="14" text-anchor="middle">{left}</text>'
+        f'<text x="{lw + rw / 2}" y="14" text-anchor="middle">{html.escape(right)}</text>'
+        "</g></svg>\n"
+    )
+
+
+# --- the site -------------------------------------------------------------------------------------
+
+
+def build_site(reports: list[Path], out: Path) -> None:
+    """Write the conformance site of ``reports`` (single reports, one per engine, or combined
+    reports of several) into ``out``: index.html (per variant a matrix of rules x engines),
+    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css; pages and badges an earlier
+    site left there (an engine no longer reported) are removed. Raises ReportError naming a file
+    that is not a conformance report."""
+    if not reports:
+        raise ReportError("no report given: pass one or more --conformance-report files")
+    runs = [run for p in reports for run in load_runs(Path(p))]
+    unique_slugs(runs)
+    catalogue = load_catalogue()
+    items = collect_items(runs)
+    by_rule_variant: dict[tuple[str, str], list[Item]] = defaultdict(list)
+    by_rule: dict[str, list[Item]] = defaultdict(list)
+    for item in items:
+        by_rule_variant[(item.rule, item.variant)].append(item)
+        by_rule[item.rule].append(item)
+    variants = [*variant_ids()] + (
+        [UNSPECIFIED] if any(i.variant == UNSPECIFIED for i in items) else []
+    )
+    rule_ids = [*catalogue, *sorted(set(by_rule) - set(catalogue))]
+
+    def rules_of(variant: str) -> list[str]:
+        return [
+            r
+            for r in rule_ids
+            if (r in catalogue and variant in catalogue[r].variants)
+            or by_rule_variant.get((r, variant))
+        ]
+
+    matrices = [
+        {
+            "variant": variant,
+            "rows": [
+                {
+                    "rule": rule,
+                    "title": catalogue[rule].title if rule in catalogue else "(not in spec/rules)",
+                    "cells": [cell(by_rule_variant.get((rule, variant), []), r.slug) for r in runs],
+                }
+                for rule in rules_of(variant)
+            ],
+        }
+        for variant in variants
+    ]
+    env = environment()
+    out.mkdir(parents=True, exist_ok=True)
+    for sub in ("rules", "engines", "badges"):
+        (out / sub).mkdir(exist_ok=True)
+    write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
+    common = {"runs": runs, "catalogue": catalogue}
+    failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
+    render(
+        env,
+        "index.html.j2",
+        out / "index.html",
+        root="",
+        matrices=matrices,
+        failures=failures,
+        **common,
+    )
+    for rule in rule_ids:
+        sections = [
+            {
+                "variant": variant,
+                "cells": [cell(by_rule_variant[(rule, variant)], r.slug) for r in runs],
+                "items": failing_first(by_rule_variant[(rule, variant)]),
+                "first_bad": [
+                    next((i.anchor for i in by_rule_variant[(rule, variant)] if i.bad(r.slug)), "")
+                    for r in runs
+                ],
+            }
+            for variant in variants
+            if by_rule_variant.get((rule, variant))
+        ]
+        known = catalogue.get(rule)
+        render(
+            env,
+            "rule.html.j2",
+            out / "rules" / f"{rule}.html",
+            root="../",
+            rule_id=rule,
+            rule=known,
+            statement=markdown_html(rule_statement(known)) if known else Markup(""),
+            sections=sections,
+            **common,
+        )
+    for run in runs:
+        bad = [
+            item
+            for item in items
+            if str(item.verdicts.get(run.slug, {}).get("outcome")) in ("failed", "errored")
+        ]
+        render(
+            env,
+            "engine.html.j2",
+            out / "engines" / f"{run.slug}.html",
+            root="../",
+            run=run,
+            bad=bad,
+            per_variant=[
+                (v, cell([i for i in items if i.variant == v], run.slug)) for v in variants
+            ],
+            **common,
+        )
+        write_atomic(out / "badges" / f"{run.slug}.svg", badge_svg(run))
+    written = {
+        *(out / "rules" / f"{rule}.html" for rule in rule_ids),
+        *(out / "engines" / f"{run.slug}.html" for run in runs),
+        *(out / "badges" / f"{run.slug}.svg" for run in runs),
+    }
+    for sub, suffix in (("rules", ".html"), ("engines", ".html"), ("badges", ".svg")):
+        for page in (out / sub).iterdir():
+            if page.suffix == suffix and page not in written:
+                page.unlink()
+
+
+def what_fails(
+    runs: Sequence[EngineRun],
+    by_rule_variant: Mapping[tuple[str, str], Sequence[Item]],
+    rule_ids: Sequence[str],
+    variants: Sequence[str],
+    catalogue: Mapping[str, Rule],
+) -> list[dict[str, Any]]:
+    """What the index opens with: a row per engine and rule it failed or errored on (most such
+    cases first, then the spec's order), each variant where it did with its counts and its first
+    such case."""
+    rows: list[dict[str, Any]] = []
+    for run in runs:
+        found: list[dict[str, Any]] = []
+        for rule in rule_ids:
+            where: list[dict[str, Any]] = []
+            bad_count = 0
+            for variant in variants:
+                items = by_rule_variant.get((rule, variant), ())
+                bad = [i for i in items if i.bad(run.slug)]
+                if bad:
+                    bad_count += len(bad)
+                    where.append(
+                        {
+                            "variant": variant,
+                            "bad": len(bad),
+                            "total": len(items),
+                            "cell": cell(items, run.slug),
+                            "first": bad[0].anchor,
+                        }
+                    )
+            if where:
+                title = catalogue[rule].title if rule in catalogue else ""
+                found.append(
+                    {"run": run, "rule": rule, "title": title, "where": where, "bad": bad_count}
+                )
+        found.sort(key=lambda row: -int(row["bad"]))
+        rows.extend(found)
+    return rows
