@@ -334,10 +334,17 @@ class HouseRules:
         if own is None:
             return plan.params, answer, False, ()
 
+        own_rules = self._deciding(method, {"variant": variant, "options": dict(options), **params})
+
         def reaches(sent: Mapping[str, Any], got: Mapping[str, Any], stop: tuple[Any, ...]) -> bool:
-            return stop == stop_point(method, got, rule=rule) and not self._refusable(
-                method, variant, sent
-            )
+            if stop != stop_point(method, got, rule=rule) or self._refusable(method, variant, sent):
+                return False
+            # Where the trace shows the rule deciding in the case's own version, it must decide
+            # in the question sent too.
+            if own_rules is None or rule not in own_rules:
+                return True
+            found = self._deciding(method, dict(sent))
+            return found is None or rule in found
 
         if not rebased and reaches(plan.params, answer, stop_point(method, own, rule=rule)):
             return plan.params, answer, True, ()
@@ -361,6 +368,18 @@ class HouseRules:
         ):
             return moved.params, again, False, moved.changes
         return plan.params, answer, False, ()
+
+    def _deciding(self, method: str, params: dict[str, Any]) -> set[str] | None:
+        """The rules the reference's trace shows deciding some point of its answer to
+        ``params`` (``engines.Reference.trace``); None when the reference gives no trace."""
+        trace = getattr(self.reference, "trace", None)
+        if trace is None:
+            return None
+        try:
+            found = trace(method, params)
+        except Exception:  # a question the trace cannot replay: no evidence either way
+            return None
+        return {str(d.get("rule")) for d in found if isinstance(d, Mapping)} or None
 
     def _ask_quiet(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """The reference's answer (cached); EngineError when it refuses the question."""
