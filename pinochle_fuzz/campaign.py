@@ -23,6 +23,7 @@ from hypothesis.errors import NoSuchExample
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
+from pinochle_judge import methods
 from pinochle_judge.capabilities import TENS_SKIP, Capabilities, Skip, Translation, off_tens
 from pinochle_judge.compare import Mismatch
 from pinochle_judge.house_rules import declared_options, played_options
@@ -38,19 +39,11 @@ from .oracle import (
     reference_answer,
     seat_meld_question,
 )
-from .questions import GENERATORS, MAX_LIMIT, Question, in_tens, play_hand_question
+from .questions import GENERATORS, MAX_LIMIT, WHOLE_HAND, Question, in_tens, play_hand_question
 
-ROUND_METHODS = (
-    "play_hand",
-    "deal",
-    "auction",
-    "meld",
-    "legal_plays",
-    "trick_winner",
-    "card_points",
-    "score_hand",
-)
-"""The methods a round asks, one question each (a round is one "hand" of the campaign)."""
+ROUND_METHODS = tuple(record.name for record in methods.fuzzed())
+"""The methods a round asks, one question each, in their records' order (a round is one "hand"
+of the campaign)."""
 
 
 class FuzzError(ValueError):
@@ -157,7 +150,7 @@ def generate(method: str, target: Target, choose: Choose) -> Question:
     """The question ``choose`` makes for ``method`` about ``target``."""
     options = choose_options(target, choose)
     rules = load_rules(target.variant, options)
-    if method == "play_hand":
+    if method == WHOLE_HAND:
         params, played, extra = play_hand_question(rules, choose)
         return Question(method, target.variant, options, params, played_answer(played, extra))
     params = GENERATORS[method](rules, choose)

@@ -17,6 +17,7 @@ from typing import Any
 import yaml
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
+from pinochle_judge import methods
 from pinochle_judge.capabilities import Skip
 from pinochle_judge.cases import Case, load_table
 from pinochle_judge.compare import Mismatch
@@ -24,18 +25,6 @@ from specdata.files import write_atomic
 
 from .campaign import Disagreement, ask
 from .oracle import differences
-
-AREAS = {
-    "deal": "deck",
-    "auction": "auction",
-    "meld": "meld",
-    "legal_plays": "play",
-    "trick_winner": "winner",
-    "card_points": "points",
-    "score_hand": "scoring",
-    "play_hand": "hands",
-}
-"""The feature area of each method's table."""
 
 CARD_INPUTS = ("deck", "hand", "trick", "cards")
 """Input fields that are card lists, written as one string of codes as the tables do."""
@@ -98,7 +87,7 @@ def write_case(
         f"{MARK}. The engine under test answered otherwise: {engine_said}"
     )
     table: dict[str, Any] = {
-        "area": AREAS[q.method],
+        "area": methods.method(q.method).area,
         "method": q.method,
         "variant": q.variant,
         "options": dict(q.options),

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from pinochle_judge import methods
 from reference_engine import auction, tricks
 from reference_engine.actions import (
     BID,
@@ -608,13 +609,26 @@ def play_hand_question(rules: Rules, choose: Choose) -> tuple[Input, PlayedHand,
     return params, played, extra
 
 
-GENERATORS: dict[str, Callable[[Rules, Choose], Input]] = {
-    "deal": ask_deal,
-    "auction": ask_auction,
-    "meld": ask_meld,
-    "legal_plays": ask_legal_plays,
-    "trick_winner": ask_trick_winner,
-    "card_points": ask_card_points,
-    "score_hand": ask_score_hand,
-}
-"""The generator of each method but ``play_hand`` (which also returns the hand it played)."""
+WHOLE_HAND = "play_hand"
+"""The method whose generator also returns the hand it played (``play_hand_question``)."""
+
+
+def _generators() -> dict[str, Callable[[Rules, Choose], Input]]:
+    """Each fuzzed method's generator, named by its record (``pinochle_judge.methods``)."""
+    found: dict[str, Callable[[Rules, Choose], Input]] = {}
+    for record in methods.fuzzed():
+        assert record.fuzz is not None
+        generator = globals().get(record.fuzz.generator)
+        if not callable(generator):
+            raise LookupError(
+                f"{record.name}: its record names the fuzz generator {record.fuzz.generator!r}, "
+                "which pinochle_fuzz/questions.py does not define"
+            )
+        if record.name != WHOLE_HAND:
+            found[record.name] = generator
+    return found
+
+
+GENERATORS = _generators()
+"""The generator of each fuzzed method but ``play_hand`` (which also returns the hand it
+played)."""

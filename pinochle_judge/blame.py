@@ -16,67 +16,13 @@ from typing import Any
 
 from specdata.vocabulary import MELD_RULES
 
-from . import wording
+from . import methods, wording
+from .methods import HAND_FIELDS as HAND_FIELDS
+from .methods import FieldBlame
 
 MELD_ITEM_RULE = {**MELD_RULES, "tens_around": "MELD-TENS-AROUND"}
 """The rule that decides each meld item of the protocol (``specdata.vocabulary``), and the rule
 that tens around score nothing, charged when an engine reports them."""
-
-MELD_ITEM_RULES = (
-    "MELD-RUN",
-    "MELD-ROYAL-MARRIAGE",
-    "MELD-MARRIAGE",
-    "MELD-DIX",
-    "MELD-PINOCHLE",
-    "MELD-AROUNDS",
-    "MELD-TENS-AROUND",
-    "MELD-ROUNDHOUSE",
-    "MELD-TYPES",
-    "MELD-ONE-HAND",
-)
-"""The rules that decide a seat's meld total."""
-
-
-@dataclass(frozen=True)
-class FieldBlame:
-    """The rules deciding one field, likeliest first; a case's own rules of ``family`` (rule-ID
-    prefixes) come before them, since a case tests the rule it names."""
-
-    rules: tuple[str, ...]
-    family: tuple[str, ...] = ()
-
-    def charged(self, own: Sequence[str] = ()) -> tuple[str, ...]:
-        """The rules charged: the case's own of the family first, then the table's."""
-        chosen = [r for r in own if self.family and r.startswith(self.family)]
-        return tuple(dict.fromkeys([*chosen, *self.rules]))
-
-
-_AUCTION_END = FieldBlame(("AUCTION-END",), ("AUCTION-",))
-_SCORE = FieldBlame(("SCORE-MADE", "SCORE-SET"), ("SCORE-", "MELD-MINIMUM"))
-_GAME = FieldBlame(("GAME-TARGET",), ("GAME-",))
-
-HAND_FIELDS: dict[str, FieldBlame] = {
-    "bidder": _AUCTION_END,
-    "contract": _AUCTION_END,
-    "trump": FieldBlame(("TRUMP-CALL",)),
-    "meld": FieldBlame(MELD_ITEM_RULES, MELD_ITEM_RULES),
-    "aces_around": FieldBlame(("MELD-ACES-DECLARED",)),
-    # The seats' melds agree by then: the team's is their sum counted from the minimum up.
-    "team_meld": FieldBlame(("MELD-MINIMUM", "MELD-ONE-HAND"), ("MELD-MINIMUM", "MELD-ONE-HAND")),
-    "outcome": FieldBlame(("SCORE-THROW-IN",)),  # refined by ``outcome_rules``
-    "trick leader": FieldBlame(("TRICK-WINNER",)),  # the first trick's: PLAY-LEAD
-    # The same actions give other cards to a trick only when the turn goes round otherwise.
-    "trick cards": FieldBlame(("PLAY-TURN",)),
-    "trick winner": FieldBlame(("TRICK-WINNER", "TRICK-IDENTICAL")),  # refined: ``trick_rules``
-    "tricks": FieldBlame(("TRICK-WINNER",)),  # tricks where none are expected (or the reverse)
-    "tricks_won": FieldBlame(("TRICK-WINNER",)),
-    "card_points": FieldBlame(("POINTS-COUNTERS", "POINTS-LAST-TRICK")),  # ``points_rules``
-    "delta": _SCORE,
-    "scores": _SCORE,
-    "game_winner": _GAME,
-}
-"""The fields of a ``play_hand`` answer (and of a tricks entry, ``trick ...``) with the rules that
-decide them; the order of ``HAND_ORDER`` is the order a hand decides them in."""
 
 HAND_ORDER = (
     "bidder",
@@ -96,42 +42,11 @@ HAND_ORDER = (
 """The fields of a hand in play order: the first that differs is the hand's divergence (a
 ``no_marriage`` outcome comes right after the trump, before meld: ``hand_divergence``)."""
 
-ANSWER_FIELDS: dict[str, dict[str, FieldBlame]] = {
-    "deal": {
-        "hands": FieldBlame(("DEAL-PACKETS",)),
-        "next_dealer": FieldBlame(("DEAL-ROTATION",)),
-        "": FieldBlame(("DECK-COMPOSITION",)),
-    },
-    "auction": {
-        "complete": _AUCTION_END,
-        "winner": _AUCTION_END,
-        "contract": _AUCTION_END,
-        "next_seat": FieldBlame(("AUCTION-TURN",), ("AUCTION-TURN", "AUCTION-PASS-FINAL")),
-        "min_bid": FieldBlame(("AUCTION-STEP",)),
-        "can_pass": FieldBlame(("AUCTION-DEALER-FORCED",)),
-        "": FieldBlame(("AUCTION-STEP",)),
-    },
-    "meld": {"": FieldBlame(("MELD-TYPES",))},  # the items' own rules: ``meld_rules``
-    "legal_plays": {"": FieldBlame(("PLAY-FOLLOW",))},  # the card's obligation when held
-    "trick_winner": {"": FieldBlame(("TRICK-WINNER",))},  # ``trick_rules`` on the trick
-    "card_points": {"": FieldBlame(("POINTS-COUNTERS",))},  # with the last trick: LAST-TRICK
-    "score_hand": {
-        "made": _SCORE,
-        "delta": _SCORE,
-        "scores": FieldBlame(("GAME-TARGET",), ("GAME-ROUNDS", "GAME-TARGET")),
-        "game_winner": _GAME,
-        "": _SCORE,
-    },
-    "play_hand": HAND_FIELDS,
-}
-"""Each method's answer fields with the rules that decide them (``""``: any other field)."""
-
 
 def field_blame(method: str, name: str) -> FieldBlame:
-    """The blame of field ``name`` of ``method``'s answer (the method's default for others)."""
-    fields = ANSWER_FIELDS.get(method, {})
-    found = fields.get(name) or fields.get("")
-    return found if found is not None else FieldBlame(("MELD-TYPES",))
+    """The blame of field ``name`` of ``method``'s answer, from the method's record; raises
+    ``methods.UnknownMethod`` or ``methods.UnknownField`` for one no record knows."""
+    return methods.method(method).field(name)
 
 
 @dataclass(frozen=True)

@@ -10,14 +10,12 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
-from typing import Literal
 
-from . import notation, wording
+from . import methods, notation, wording
+from .methods import Kind
 
 Answer = Mapping[str, object]
 """An engine's answer, or the expected part of one: a JSON object, its fields not known here."""
-
-Kind = Literal["exact", "set", "multiset", "sequence", "melds", "given-keys"]
 
 KINDS: dict[str, str] = {
     "exact": (
@@ -38,27 +36,6 @@ KINDS: dict[str, str] = {
     "given-keys": "null must be null; otherwise only the keys given are compared (exactly)",
 }
 """What each kind of comparison means (written out by the export)."""
-
-SPECIAL: dict[str, dict[str, Kind]] = {
-    "deal": {"violation": "given-keys"},
-    "meld": {"melds": "melds"},
-    "legal_plays": {"cards": "set"},
-    "auction": {"violation": "given-keys"},
-    "play_hand": {
-        "first_illegal": "given-keys",
-        "tricks[].cards": "sequence",
-        "aces_around": "set",
-    },
-    "play_game": {
-        "first_illegal": "given-keys",
-        "hands[].first_illegal": "given-keys",
-        "hands[].tricks[].cards": "sequence",
-        "hands[].aces_around": "set",
-    },
-    "play_tricks": {"first_illegal": "given-keys", "tricks[].cards": "sequence"},
-}
-"""Fields that do not compare as their shape suggests; every other card list is a multiset
-and everything else is exact."""
 
 
 class TotalsOnly(list[object]):
@@ -103,7 +80,7 @@ def field_map(method: str) -> dict[str, Kind]:
 
     Paths not listed compare exactly. Card lists come from the result schema.
     """
-    special = SPECIAL.get(method, {})
+    special = methods.method(method).compare
     fields: dict[str, Kind] = {
         path: "multiset" for path in sorted(notation.card_paths(method, "result"))
     }

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from pinochle_judge.blame import (
-    ANSWER_FIELDS,
     HAND_FIELDS,
     HAND_ORDER,
     field_blame,
@@ -19,6 +18,7 @@ from pinochle_judge.blame import (
     total_rules,
     trick_rules,
 )
+from pinochle_judge.methods import UnknownField, UnknownMethod
 
 HAND: dict[str, Any] = {
     "bidder": 1,
@@ -122,7 +122,8 @@ def test_a_case_own_rule_of_the_family_comes_first() -> None:
     [
         ("deal", "hands", "DEAL-PACKETS"),
         ("deal", "next_dealer", "DEAL-ROTATION"),
-        ("deal", "deck", "DECK-COMPOSITION"),
+        ("deal", "answer", "DECK-COMPOSITION"),
+        ("deal", "violation", "DECK-COMPOSITION"),
         ("auction", "complete", "AUCTION-END"),
         ("auction", "winner", "AUCTION-END"),
         ("auction", "contract", "AUCTION-END"),
@@ -142,7 +143,13 @@ def test_a_case_own_rule_of_the_family_comes_first() -> None:
 )
 def test_each_answer_field_is_charged_to_its_rule(method: str, field: str, first: str) -> None:
     assert field_blame(method, field).rules[0] == first
-    assert method in ANSWER_FIELDS
+
+
+def test_a_method_or_field_no_record_knows_is_an_error_not_a_default() -> None:
+    with pytest.raises(UnknownMethod, match="trump_suits"):
+        field_blame("trump_suits", "suits")
+    with pytest.raises(UnknownField, match="meld has no field 'deck'"):
+        field_blame("meld", "deck")
 
 
 def test_value_dependent_rules() -> None:

@@ -2,7 +2,7 @@
 case happens to test: wrong engines (the reference engine with one rule misread, in process) are
 asked real table cases, and their answers charged (pinochle_judge/diagnosis.py).
 
-One test per charging gap of issue 17: an auction's state fields, an auction check without
+Each place a charge is decided has its test: an auction's state fields, an auction check without
 ``legal``, ``score_hand``, meld as totals only, and the precedence of auction rules; and the
 implicit forced bid read back field by field (pinochle_judge/capabilities.py).
 """

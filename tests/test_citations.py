@@ -65,7 +65,7 @@ def test_what_counts_as_naming_a_source(text: object, named: bool) -> None:
 
 
 def test_every_case_names_its_source() -> None:
-    """A case's ``why`` names a source, or its table's description does (issue 19)."""
+    """A case's ``why`` names a source, or its table's description does."""
     missing = []
     for path in _tables():
         table = load_yaml(path)

@@ -331,7 +331,7 @@ def test_missing_command_is_a_start_failure(engines: Engines) -> None:
     assert "not found" in message  # the shell's complaint, from stderr
 
 
-# --- hostile engines (issue 12) -----------------------------------------------------------------
+# --- hostile engines --------------------------------------------------------------------------
 
 
 def alive(pid: int) -> bool:
@@ -397,13 +397,13 @@ def test_a_deeply_nested_reply_is_a_one_line_bad_reply(engines: Engines) -> None
     assert "the reply is nested too deeply to decode" in failed_call(engine, kind=BadReply)
     engine = start(engines, broken("deep_reply.py", "500"))  # decodes, but is no meld result
     assert "the result fails the protocol schema: result" in failed_call(engine, kind=BadReply)
-    engine.close()  # D5: close never raises, and stops the engine
+    engine.close()  # close never raises, and stops the engine
     with pytest.raises(EngineError, match="closed"):
         engine.call("meld", MELD_88)
 
 
 def test_a_pipe_closed_behind_the_clients_back_is_a_one_line_error(engines: Engines) -> None:
-    """Item 2 of issue 16: an OS error (here ValueError or BrokenPipeError on a closed stdin) is
+    """An OS error (here ValueError or BrokenPipeError on a closed stdin) is
     an EngineError with one line, never a traceback; the next call restarts the engine."""
     engine = start(engines, REFERENCE_COMMAND, timeout=10.0)
     transport = engine._transport

@@ -197,7 +197,7 @@ def test_exact(
 
 
 def test_meld_cards_compare_as_a_multiset_where_the_case_gives_them() -> None:
-    """Issue 13: an expected meld entry that lists its cards is matched on them too."""
+    """An expected meld entry that lists its cards is matched on them too."""
 
     def around(cards: list[str] | None) -> dict[str, Any]:
         entry: dict[str, Any] = {"id": "aces_around", "count": 1, "points": 100}

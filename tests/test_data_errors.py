@@ -1,5 +1,5 @@
-"""Broken data files (issue 12, D6-D9 and the YAML limits): one error naming the file and line,
-never a traceback, a flood, a parser crash or a case charged to the engine."""
+"""Broken data files (variants, tables, known failures, the YAML limits): one error naming the file
+and line, never a traceback, a flood, a parser crash or a case charged to the engine."""
 
 from __future__ import annotations
 
@@ -152,8 +152,8 @@ def run_suite_on(
 @pytest.mark.parametrize(
     ("broken", "message"),
     [
-        ("area: [\n", "zz.yaml:2: not valid YAML"),  # D6: was an AttributeError traceback
-        (TABLE.replace("cards: AhThKhQhJh", "cards: AhThKhQhZz"), "zz.yaml:8: expect melds"),  # D7
+        ("area: [\n", "zz.yaml:2: not valid YAML"),
+        (TABLE.replace("cards: AhThKhQhJh", "cards: AhThKhQhZz"), "zz.yaml:8: expect melds"),
         (
             TABLE.replace("[MELD-RUN]", "[MELD-RUNS]"),
             "zz.yaml:6: fixture-case: unknown rule ID 'MELD-RUNS'",
@@ -198,7 +198,7 @@ def broken_variants(tmp_path: Path, old: str, new: str) -> Path:
     [
         ("hand_size: 20", "hand_size: [20", "not valid YAML"),
         ("hand_size: 20", "hand_size: twenty", "at rules/hand_size"),
-        ("meld.table.run:", "meld.tabel.run:", "unknown rule path 'meld.tabel.run'"),  # D9
+        ("meld.table.run:", "meld.tabel.run:", "unknown rule path 'meld.tabel.run'"),
         ("{meld.table.run: [15, 150, 225, 300]}", "{meld.table.run: fifteen}", "fifteen"),
         ("  hand_size: 20\n", "  hand_size: 20\n  hand_size: 19\n", "duplicate key"),
     ],
@@ -212,7 +212,8 @@ def test_a_broken_variant_file_is_one_usage_error(
     new: str,
     message: str,
 ) -> None:
-    """D8: was 14 MB of tracebacks and 113 cases charged to the engine as failed."""
+    """A broken variant file stops the run as one usage error naming it: no traceback, and no
+    case charged to the engine."""
     folder = broken_variants(tmp_path, old, new)
     monkeypatch.setattr(specdata.paths, "VARIANTS_DIR", folder)
     table = yaml_file(tmp_path, TABLE, "meld.yaml")

@@ -206,7 +206,7 @@ def test_planted_bug_found_through_a_subprocess_engine() -> None:
     assert found.actual["violation"]["rule"] == "AUCTION-STEP"
 
 
-# --- what is asked: declarations, capabilities, refusable figures, boundaries (issue 18) --------
+# --- what is asked: declarations, capabilities, refusable figures, boundaries -----------------
 
 
 def house_engine(name: str, bugs: str | None = None) -> Engine:
@@ -242,7 +242,7 @@ def test_several_declared_values_vary_and_undeclared_options_stay_at_the_default
 @pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(HOUSES))
 def test_clean_house_engine_reports_nothing(name: str) -> None:
-    """The house engines of issue 17 (the reference, honestly declared): no report in a bounded
+    """The house engines (the reference, honestly declared): no report in a bounded
     campaign (benchmarks/bench_fuzz.py runs them 30 s each)."""
     with house_engine(name) as engine:
         report = campaign_of(engine, 250)
@@ -327,7 +327,7 @@ def test_whole_hands_play_held_cards_that_break_a_binding_obligation() -> None:
     assert rules >= {"PLAY-FOLLOW", "PLAY-CRAWL", "PLAY-TRUMP-VOID"}
 
 
-# --- bugs planted in house-rule and whole-hand-only engines (issue 18) --------------------------
+# --- bugs planted in house-rule and whole-hand-only engines -----------------------------------
 
 THREE_BUGS = "arounds-missing-suit+step-on-high-bid+no-overtrump"
 
@@ -388,7 +388,8 @@ def test_shrinking_seeds_hypothesis_through_its_database_format() -> None:
 def test_replay_of_a_broken_file_is_one_line_and_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """It was a traceback and exit 1, the status of "still disagrees" (issue 20)."""
+    """A broken replay file is a usage error (2) in one line, not the status of "still
+    disagrees" (1)."""
     bad = tmp_path / "bad.yaml"
     bad.write_text("area: tricks\ncases: [\n", encoding="utf-8")
     argv = ["--engine", REFERENCE, "--in-process", "--replay", str(bad)]
@@ -398,7 +399,8 @@ def test_replay_of_a_broken_file_is_one_line_and_a_usage_error(
 
 
 def test_out_naming_a_file_is_refused_before_the_campaign(tmp_path: Path) -> None:
-    """A finding used to be lost after the whole campaign (issue 20)."""
+    """An ``--out`` that cannot hold findings is refused before any question is asked, so no
+    finding is lost after the campaign."""
     taken = tmp_path / "taken"
     taken.write_text("keep me", encoding="utf-8")
     argv = ["--engine", REFERENCE, "--in-process", "--hands", "5", "--out", str(taken)]

@@ -1,4 +1,4 @@
-"""Judging engines that declare their house rules honestly (issue 17).
+"""Judging engines that declare their house rules honestly.
 
 Fast: every option's ``methods`` holds (no other method's answer changes under any of its
 values), and the decision of one case under house options. Slow (child suite runs): reference

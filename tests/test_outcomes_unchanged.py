@@ -1,5 +1,5 @@
-"""The architecture change kept every verdict: each case's outcome, case by case, as recorded
-before it (tests/data/outcomes-before-issue-8.json, from the suite at c7fb0e7).
+"""Every verdict is kept: each case's outcome for the reference engine, case by case, as recorded
+(tests/data/outcomes-recorded.json, from the suite at c7fb0e7).
 
 New cases may be added; a recorded case may not vanish or change outcome. The wrong engines'
 records are checked in tests/test_mutants.py, where their runs already happen.
@@ -19,10 +19,10 @@ from tests.report_runs import report_of
 
 pytestmark = pytest.mark.slow  # runs the whole suite in a child pytest
 
-BEFORE = Path(__file__).parent / "data" / "outcomes-before-issue-8.json"
+BEFORE = Path(__file__).parent / "data" / "outcomes-recorded.json"
 RENAMED = {
-    # Issue 11 moved incidental 20s (meld or tricks at the minimum where the minimum is not what
-    # the row tests) to 22, reworking the expected values by hand; the rows' IDs carry the values.
+    # Incidental 20s (meld or tricks at the minimum where the minimum is not what the row tests)
+    # were moved to 22, reworking the expected values by hand; the rows' IDs carry the values.
     "features/test_game_end.py::test_double_deck_from_before_0_to_before_1_outcome"
     "[450-300-510-340-team 0 wins the game]": "features/test_game_end.py::"
     "test_double_deck_from_before_0_to_before_1_outcome[450-300-508-344-team 0 wins the game]",

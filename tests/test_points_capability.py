@@ -1,5 +1,5 @@
-"""``play_tricks`` for an engine with trick play but no counting (capability ``points: none``,
-issue 19): its tricks are judged, the cases about points skipped, and a trick never cleared
+"""``play_tricks`` for an engine with trick play but no counting (capability ``points: none``):
+its tricks are judged, the cases about points skipped, and a trick never cleared
 (each later trick judged with every card before it, a public engine's bug) fails."""
 
 from __future__ import annotations

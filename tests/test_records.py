@@ -131,7 +131,7 @@ def test_schema_violations_are_named() -> None:
         )
 
 
-# --- issue 12: every bad record is one line; only canonical actions -----------------------------
+# --- every bad record is one line; only canonical actions --------------------------------------
 
 
 def written(tmp_path: Path, content: bytes) -> Path:

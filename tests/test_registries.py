@@ -19,7 +19,7 @@ import specdata
 from pinochle_adapters import protocol
 from pinochle_adapters.reference import ReferenceEngine
 from pinochle_fuzz import questions
-from pinochle_judge import blame
+from pinochle_judge import blame, methods
 from reference_engine import meld, variants
 from specdata.vocabulary import MELD_RULES, MELD_TYPES, METHODS, RULE_METHODS
 
@@ -91,7 +91,7 @@ def test_the_variant_schema_values_every_meld_id() -> None:
 
 def test_the_blame_table_charges_every_meld_id() -> None:
     assert {m: blame.MELD_ITEM_RULE[m] for m in MELD_TYPES} == MELD_RULES
-    assert set(MELD_RULES.values()) <= set(blame.MELD_ITEM_RULES), "blame.MELD_ITEM_RULES"
+    assert set(MELD_RULES.values()) <= set(methods.MELD_ITEM_RULES), "methods.MELD_ITEM_RULES"
 
 
 def test_the_node_example_values_every_meld_id_it_knows() -> None:

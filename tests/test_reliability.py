@@ -1,4 +1,4 @@
-"""Nothing lost when a run is cut short, and every run bounded (issue 20).
+"""Nothing lost when a run is cut short, and every run bounded.
 
 Files are written whole or not at all, and only by a run that completed; output folders are
 checked before the first case; misbehaving engines of tests/broken_engines/ cut runs short.

@@ -82,7 +82,7 @@ def test_the_schema_refuses_a_broken_report(change: str) -> None:
 
 
 def test_a_failure_can_be_replayed_from_the_report() -> None:
-    """Issue 9: the report carries the suite, the time and, per case, where it ran, what it asked
+    """The report carries the suite, the time and, per case, where it ran, what it asked
     (the request line) and, when it did not pass, the failure text."""
     document = document_of(BUGGY)
     assert document["format"] == 4 and document["suite"]["name"] == "pinochle-spec"
@@ -98,7 +98,7 @@ def test_a_failure_can_be_replayed_from_the_report() -> None:
 
 
 def test_a_combined_report_of_real_runs_follows_its_schema() -> None:
-    """``pinochle test --engine A --engine B --conformance-report FILE`` (issue 22): each engine's
+    """``pinochle test --engine A --engine B --conformance-report FILE``: each engine's
     report unchanged inside combined-report.schema.json, every one checked by report.schema.json."""
     jsonschema.Draft202012Validator.check_schema(load_schema(reports.COMBINED))
     combined = combined_validator()

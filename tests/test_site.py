@@ -364,7 +364,7 @@ def test_a_screenshot_of_the_index_shows_the_matrix_coloured(site: Path, tmp_pat
 
 
 def test_an_engine_page_shows_its_unsupported_rules_and_derived_cases(tmp_path: Path) -> None:
-    """Declared gaps per rule (issue 19) and derived verdicts (issue 17) are on the engine's
+    """Declared gaps per rule and derived verdicts are on the engine's
     page, apart from the hand-worked counts."""
     import json
 

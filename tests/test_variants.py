@@ -89,7 +89,7 @@ def test_unsafe_yaml_is_refused(tmp_path: Path) -> None:
         load_yaml(bad)
 
 
-# --- issue 12: a broken variant file is one DataFileError naming file and line (D8, D9) -------
+# --- a broken variant file is one DataFileError naming file and line -------------------------
 
 
 def variants_with(tmp_path: Path, old: str, new: str) -> Path:
@@ -112,10 +112,10 @@ def line_of(folder: Path, needle: str) -> int:
 @pytest.mark.parametrize(
     ("old", "new", "needle", "message"),
     [
-        # D9: was KeyError 'tabel' in `pinochle play`, -32602 (blaming the request) from the server
+        # A misspelt rule path is the variant file's fault, named as such (never the request's).
         ("meld.table.run:", "meld.tabel.run:", "meld.tabel.run", "unknown rule path"),
         ("meld.table.run:", "meld.table.runs:", "meld.table.runs", "rules.meld.table has run"),
-        # D9: was a TypeError traceback in `pinochle play`, -32603 from the server
+        # A value of the wrong type is named with the type the rule path needs.
         ("[15, 150, 225, 300]", '"fifteen"', "fifteen", "'fifteen' is not of type 'array'"),
         (
             "{tricks.obligations: post-1945}",

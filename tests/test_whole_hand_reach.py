@@ -1,4 +1,4 @@
-"""Whole hands reach every rule (issue 17): an engine declaring only ``play_hand`` and
+"""Whole hands reach every rule: an engine declaring only ``play_hand`` and
 ``play_game`` is judged on every trick obligation, card points, meld minimum, set, throw-in and
 game end, and each bug planted in it is caught with its rule named first by the diagnosis.
 

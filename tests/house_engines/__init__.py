@@ -3,7 +3,7 @@ one variant with a single value for some options, optionally carrying one plante
 of ``tests.mutants``). ``python -m tests.house_engines NAME [MUTANT] [--whole-hands]
 [--strict]`` serves one over stdio.
 
-The declarations are those of issue 17 (the house rules real engines were seen to play).
+The declarations are the house rules real engines were seen to play.
 """
 
 from __future__ import annotations

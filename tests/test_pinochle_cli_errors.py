@@ -1,5 +1,5 @@
 """Every error path of the ``pinochle`` command: one line on stderr naming what is wrong, the
-documented exit status (README, "Exit statuses"), never a traceback (issue 20).
+documented exit status (README, "Exit statuses"), never a traceback.
 
 Each bad invocation runs in this process through ``pinochle_cli.main`` where it can; those that
 start an engine or a whole pytest run are child processes, marked slow.
