@@ -490,7 +490,7 @@ class Reporter:
         if self.derived:
             tr.write_line(wording.derived_summary(len(self.derived), derived))
         found_reach = self.reach()
-        if found_reach.shown:
+        if found_reach.shown or self.held or self.derived:
             for line in wording.reach_summary(
                 found_reach.whole_hands,
                 found_reach.other_values,
