@@ -89,7 +89,7 @@ HOUSES = {
             "single-deck",
             {"first_bidder": "left-of-dealer", "pass_cards": "3", "target": "1000"},
             "partner-crawl",
-            ("sd-opponents-without-trick", "no-last-trick"),
+            ("sd-opponents-without-trick",),
             whole_hands=True,
         ),
     )
