@@ -407,6 +407,9 @@ class HouseRules:
             return self._unjudged(plan, wording.REFERENCE_REFUSES)
         if compare(method, own, house):
             return self._unjudged(plan, wording.ANSWER_CHANGED)
+        refused = self._refusable(method, variant, plan.params)
+        if refused is not None:
+            return self._unjudged(plan, wording.refusable(refused))
         return plan
 
     @staticmethod
