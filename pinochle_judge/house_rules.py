@@ -268,19 +268,25 @@ class HouseRules:
         if plan.kind == SKIP or not plan.house:
             return Plan(plan.kind, plan.params, expect, plan.reason, plan.house, plan.needed)
         answer = self._ask_reference(method, plan.params)
-        if answer is None:
+        if answer is None and not self.derived:
             return self._unjudged(plan, wording.REFERENCE_REFUSES)
         refused = self._refusable(method, variant, plan.params)
         at_target = self._at_target(method, variant, options, params, plan, rule)
-        if refused is None and not at_target and not compare(method, expect, answer):
+        holds = answer is not None and not compare(method, expect, answer)
+        if holds and refused is None and not at_target:
             return Plan(HAND_WORKED, plan.params, expect, house=plan.house, needed=plan.needed)
         if not self.derived:
             return self._unjudged(
                 plan, wording.refusable(refused) if refused else wording.ANSWER_CHANGED
             )
-        sent, answer, reached, changes = self._course(
-            method, variant, options, params, plan, answer, rule, at_target
+        # A question the reference refuses as sent (a hand number the house's rounds need) may
+        # still be asked re-based.
+        sent, found, reached, changes = self._course(
+            method, variant, options, params, plan, answer, rule, at_target or answer is None
         )
+        if found is None:
+            return self._unjudged(plan, wording.REFERENCE_REFUSES)
+        answer = found
         refused = self._refusable(method, variant, sent)
         if refused is not None:
             return self._unjudged(plan, wording.refusable(refused))
@@ -322,10 +328,10 @@ class HouseRules:
         options: Mapping[str, Any],
         params: Mapping[str, Any],
         plan: Plan,
-        answer: dict[str, Any],
+        answer: dict[str, Any] | None,
         rule: str,
         rebased: bool = False,
-    ) -> tuple[dict[str, Any], dict[str, Any], bool, tuple[str, ...]]:
+    ) -> tuple[dict[str, Any], dict[str, Any] | None, bool, tuple[str, ...]]:
         """The request a derived case sends, the reference's answer to it, whether it reaches
         the case's own stop point, and how it was re-based: as sent under the house's options
         when that reaches it (with figures the engine may not refuse), else the case re-based
@@ -346,7 +352,11 @@ class HouseRules:
             found = self._deciding(method, dict(sent))
             return found is None or rule in found
 
-        if not rebased and reaches(plan.params, answer, stop_point(method, own, rule=rule)):
+        if (
+            not rebased
+            and answer is not None
+            and reaches(plan.params, answer, stop_point(method, own, rule=rule))
+        ):
             return plan.params, answer, True, ()
         house = full_options(variant, plan.params.get("options") or {})
         mine = full_options(variant, options)

@@ -75,7 +75,8 @@ class Reach:
     whole_hands: dict[str, int]
     """Whole-hand cases written for values the engine plays: ``judged``, ``reached``."""
     other_values: dict[str, int]
-    """Whole-hand cases written for option values the engine does not play."""
+    """Whole-hand cases written for option values the engine does not play, or testing a rule
+    its options switch off: they test what the engine does not claim."""
     off: list[str]
     """Rules the engine's options switch off in the variants judged."""
     unreached: list[str]
@@ -118,8 +119,9 @@ def reach(entries: Iterable[ReachEntry]) -> Reach:
     for e in entries:
         if e.variant not in off:
             off[e.variant] = rules_off(e.variant, e.options or {}) if e.variant else set()
+        apart = e.own or e.rule in off[e.variant]
         if e.method in WHOLE_HANDS:
-            box = other if e.own else whole
+            box = other if apart else whole
             box["judged"] += 1
             box["reached"] += e.reached
         if e.own and not e.reached:

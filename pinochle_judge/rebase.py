@@ -38,6 +38,8 @@ WHOLE_HANDS = ("play_hand", "play_game")
 """The methods whose cases play a deal through (the whole-hand cases)."""
 REBASED_METHODS = ("auction", "score_hand", *WHOLE_HANDS)
 TARGET_METHODS = ("score_hand", *WHOLE_HANDS)
+NUMBERED = ("score_hand", "play_hand")
+"""The methods whose requests carry the hand's number under the ``rounds`` option."""
 """The methods whose cases can decide the game at the target."""
 """The methods whose requests an option can re-base."""
 MAX_REPAIRS = 24
@@ -149,6 +151,11 @@ def rebase(
         changes.append(
             f"scores {before} -> {params['scores']} (target {own_target} -> {house_target})"
         )
+    rounds = house.get("rounds", "off")
+    numbered = method in NUMBERED and "hand" not in params
+    if rounds != "off" and own.get("rounds", "off") == "off" and numbered:
+        params["hand"] = 1
+        changes.append(f"hand 1 of the house's {rounds} rounds")
     if method == "play_hand":
         hand, index_map, more = _rebase_hand(ask, variant, own, house, params, own_answer)
         params.update(hand)
@@ -253,7 +260,7 @@ def _rebase_hand(
             prefix, bare = _split(action)
             if bare.startswith("give ") and (own_stop is None or i < own_stop):
                 cards = bare.split()[1:]
-                if len(cards) == own_count:
+                if len(cards) == own_count and house_count:
                     resized += 1
                     actions[i] = prefix + "give " + " ".join(cards[:house_count])
         if resized:
@@ -272,9 +279,9 @@ def _rebase_hand(
             actions, index_map = kept, new_map
             changes.append("play-on left out (throw_in=none)")
     request = {**params, "actions": actions}
-    # Replay under the house's options, replacing what it refuses before the case's own stop.
+    # Replay under the house's options, mending what it refuses before the case's own stop.
     target = index_map.get(own_stop) if own_stop is not None else None
-    repaired = 0
+    mended: dict[str, int] = {}
     for _ in range(MAX_REPAIRS):
         try:
             answer = ask("play_hand", request)
@@ -283,25 +290,35 @@ def _rebase_hand(
         index, rule = _stop_of(answer)
         if index is None or rule is None or (target is not None and index >= target):
             break
-        replaced = _replacement(ask, variant, hands, actions, index, rule, request, house_count)
-        if replaced is None:
+        edit = _mend(ask, variant, hands, actions, index, rule, request, house_count)
+        if edit is None:
             break
-        if replaced == "play-on":  # the house's throw-in decision, due before this play
-            actions.insert(index, replaced)
+        how, action = edit
+        if how == "replace":
+            actions[index] = action
+        elif how == "insert":
+            actions.insert(index, action)
             index_map = {k: (v + 1 if v >= index else v) for k, v in index_map.items()}
-            target = index_map.get(own_stop) if own_stop is not None else None
-            changes.append("play-on made where the house's throw-in decision is due")
         else:
-            actions[index] = replaced
-        repaired += 1
+            del actions[index]
+            index_map = {k: (v - 1 if v > index else v) for k, v in index_map.items() if v != index}
+        target = index_map.get(own_stop) if own_stop is not None else None
+        mended[MENDED[how]] = mended.get(MENDED[how], 0) + 1
         request = {**request, "actions": actions}
-    if repaired:
-        changes.append(f"{repaired} refused action(s) replaced by the nearest legal one")
+    changes += [f"{n} {what}" for what, n in mended.items()]
     moved = {k: v for k, v in index_map.items() if k != v}
     return {"actions": actions}, moved, changes
 
 
-def _replacement(
+MENDED = {
+    "replace": "refused action(s) replaced by the nearest legal one",
+    "insert": "action(s) the house's course needs made where due (a pass, a give, play-on)",
+    "drop": "action(s) the house's course has no place for left out",
+}
+"""How the mended actions are counted in a re-based case's changes."""
+
+
+def _mend(
     ask: Ask,
     variant: str,
     hands: Sequence[Sequence[str]],
@@ -310,28 +327,43 @@ def _replacement(
     rule: str,
     request: Mapping[str, Any],
     pass_count: int | None,
-) -> str | None:
-    """The action to put in place of ``actions[index]``, which the house refuses under ``rule``
-    (``play-on``: to be inserted before it); None when nothing fits."""
+) -> tuple[str, str] | None:
+    """How to mend ``actions[index]``, which the house refuses under ``rule``: ``("replace",
+    action)``, ``("insert", action)`` before it, or ``("drop", "")``; None when nothing fits.
+
+    A play refused because the house's throw-in decision is due gets ``play-on`` first; a call
+    refused because the house's auction is already over is left out, and a trump call refused
+    because it is not (``auction_end=four-passes``) gets the high bidder's pass first; a give
+    the house has no place for is left out, and a play refused because the house's passing is
+    due gets the give first (the giver's lowest plain cards)."""
     prefix, bare = _split(actions[index])
     if rule == "SCORE-THROW-IN" and bare.startswith("play "):
-        return "play-on"
-    if not bare.startswith(("play ", "give ")):
-        return None
+        return ("insert", "play-on")
+    if rule == "AUCTION-END" and (bare == "pass" or bare.startswith("bid ")):
+        return ("drop", "")
     before = list(actions[:index])
     try:
         state = ask("play_hand", {**request, "actions": before})
     except EngineError:
         return None
+    if rule == "TRUMP-CALL" and bare.startswith("trump ") and state.get("bidder") is None:
+        return ("insert", "pass")
     held, trick, seat = _hand_state(hands, before, state)
+    giver = _giver(before, state)
+    passing = state.get("trump") is not None and state.get("tricks") is None and pass_count
+    gives = sum(1 for a in before if _split(a)[1].startswith("give "))
+    if bare.startswith("give ") and (not pass_count or gives >= 2):
+        return ("drop", "")
+    if passing and gives < 2 and not bare.startswith("give ") and giver is not None:
+        made = _resize_give([], int(pass_count or 0), held[giver], state.get("trump"))
+        return ("insert", "give " + " ".join(made))
     if bare.startswith("give "):
-        giver = _giver(before, state)
         if giver is None or pass_count is None:
             return None
         given = bare.split()[1:]
         cards = _resize_give(given, pass_count, held[giver], state.get("trump"))
-        return None if cards == given else prefix + "give " + " ".join(cards)
-    if seat is None:
+        return None if cards == given else ("replace", prefix + "give " + " ".join(cards))
+    if not bare.startswith("play ") or seat is None:
         return None
     try:
         legal = ask(
@@ -352,7 +384,7 @@ def _replacement(
         a.split()[1] for a in (_split(x)[1] for x in actions[index + 1 :]) if a.startswith("play ")
     )
     choice = _nearest(bare.split()[1], legal, held[seat] - later)
-    return None if choice == bare.split()[1] else prefix + "play " + choice
+    return None if choice == bare.split()[1] else ("replace", prefix + "play " + choice)
 
 
 def _giver(actions: Sequence[str], answer: Mapping[str, Any]) -> int | None:

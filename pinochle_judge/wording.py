@@ -622,7 +622,7 @@ def reach_summary(
         if other["judged"]:
             line += (
                 f" ({other['reached']} of {other['judged']} more, written for option values "
-                "the engine does not play)"
+                "the engine does not play or for rules they switch off)"
             )
         lines.append(line)
     if partly:
