@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -18,6 +19,9 @@ INTERRUPTED = 130
 """The exit status of a command stopped by Ctrl-C or SIGTERM (the shell's 128 + SIGINT); ``pinochle
 test`` has pytest's, TEST_INTERRUPTED."""
 TEST_INTERRUPTED = 2
+CLOSED_PIPE = 141
+"""The exit status of a command whose output was closed early (``pinochle ... | head -1``): 128 +
+SIGPIPE, what a shell reports for a program a closed pipe ends."""
 """pytest's exit status for an interrupted run (``pytest.ExitCode.INTERRUPTED``)."""
 IMPORTED_BEFORE_PYTEST = ("pinochle_cli", "specdata")
 """What ``pinochle test`` has imported when pytest starts: this package, and specdata to find the
@@ -33,8 +37,8 @@ directory) against the engine under test; the reference engine, in-process, with
   pinochle test --engine "./my-engine" --variant double-deck --conformance-report r.json
   pinochle test --engine "..." -m "rule(id='PLAY-CRAWL')"   # one rule
   pinochle case CASE-ID --engine "..."                      # one case: request, reply, expected
-  pinochle test --engine A --engine B [--runs-dir DIR]      # one run each, one site comparing them
-  pinochle test --engine A --engine B --conformance-report all.json  # one report of them all
+  pinochle test --engine A --engine B --runs-dir DIR        # one run each, one site comparing them
+  pinochle test --engine A --engine B --runs-dir DIR --conformance-report all.json  # and one report
 
 """
 
@@ -59,8 +63,12 @@ def test_command(pytest_args: Sequence[str]) -> int:
     from pinochle_cli import multi
 
     engines, rest, runs_dir = multi.split_engines(pytest_args)
-    if len(engines) > 1 or runs_dir is not None:
-        return multi.run_engines(engines or [""], rest, Path(runs_dir or multi.RUNS_DIR))
+    if len(engines) > 1 and runs_dir is None:
+        # Several runs leave several files: they go where the user says, never into a default.
+        print(f"pinochle test: {multi.NO_RUNS_DIR}", file=sys.stderr)
+        return multi.CANNOT_RUN
+    if runs_dir is not None:
+        return multi.run_engines(engines or [""], rest, Path(runs_dir))
     return int(pytest.main([*args, *pytest_args]))
 
 
@@ -87,6 +95,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     stops any command the same clean way: engines stopped, files whole, one line, status 130."""
     args_list = list(sys.argv[1:] if argv is None else argv)
     try:
+        if args_list[:1] in (["--version"], ["-V"]):
+            from specdata import suite_version
+
+            print(f"pinochle {suite_version()}")
+            return 0
         if args_list[:1] == ["test"]:
             return test_command(args_list[1:])  # the plugin makes SIGTERM a Ctrl-C itself
         # Only now: see the module's docstring.
@@ -102,3 +115,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = " ".join(["pinochle", *args_list[:1]])
         print(f"{command}: interrupted", file=sys.stderr)
         return TEST_INTERRUPTED if args_list[:1] == ["test"] else INTERRUPTED
+    except BrokenPipeError:
+        # The reader has gone (`| head`): nothing to say, and nothing may be said on the way out
+        # either (flushing stdout again at exit would fail the same way).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+        return CLOSED_PIPE

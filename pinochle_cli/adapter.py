@@ -1,5 +1,6 @@
 """``pinochle adapter new python|node DIR`` writes a starter engine that passes ``pinochle smoke``;
-``pinochle adapter path python|node`` prints where the shipped starter or example lives.
+``pinochle adapter path python|node|ci`` prints where the shipped starter, example or CI recipes
+live.
 
 Python: a small engine on the SDK (pinochle_cli/starters/python). Node: the shipped example
 (pinochle_adapters/examples/node), dependency-free. Nothing is overwritten.
@@ -15,7 +16,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pinochle_adapters
-from pinochle_fuzz.cli import folder_problem
+from specdata import CI_DIR
+from specdata.files import folder_problem
 
 STARTERS: dict[str, Path] = {
     "python": Path(__file__).resolve().parent / "starters" / "python",
@@ -66,8 +68,10 @@ def parser() -> argparse.ArgumentParser:
     new = sub.add_parser("new", help="write a starter adapter that passes `pinochle smoke`")
     new.add_argument("language", choices=sorted(STARTERS))
     new.add_argument("directory", type=Path, help="folder to write into (created if missing)")
-    path = sub.add_parser("path", help="print the folder of the shipped starter or example")
-    path.add_argument("language", choices=sorted(STARTERS))
+    path = sub.add_parser(
+        "path", help="print the folder of the shipped starter or example, or of the CI recipes"
+    )
+    path.add_argument("language", choices=sorted([*STARTERS, "ci"]))
     return p
 
 
@@ -75,7 +79,7 @@ def main(argv: Sequence[str]) -> int:
     """``pinochle adapter new|path``."""
     args = parser().parse_args(list(argv))
     if args.adapter_command == "path":
-        print(STARTERS[args.language])
+        print(CI_DIR if args.language == "ci" else STARTERS[args.language])
         return 0
     problem = folder_problem(args.directory, "folder")
     if problem is not None:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from pinochle_cli import adapter, smoke
-from pinochle_fuzz.cli import error_line, folder_problem, option_argument, positive
+from pinochle_fuzz.cli import error_line, option_argument, positive
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_tools import case, catalogue, export
 from pinochle_tools.site import build_site, build_spec_site
@@ -22,13 +22,15 @@ from reference_engine.game import Game
 from reference_engine.text import hand_log
 from reference_engine.variants import load_rules
 from specdata import variant_ids
-from specdata.files import output_problem, write_atomic
+from specdata.files import folder_problem, output_problem, write_atomic
 
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="pinochle", description="The executable specification of Pinochle."
     )
+    # Answered by pinochle_cli.main before parsing; here for --help.
+    parser.add_argument("-V", "--version", action="store_true", help="print the suite's version")
     sub = parser.add_subparsers(dest="command", required=True)
     play = sub.add_parser("play", help="play a whole game between simple bots and log it")
     play.add_argument(
@@ -110,7 +112,8 @@ def _parser() -> argparse.ArgumentParser:
     )
     sub.add_parser(
         "adapter",
-        help="write a starter adapter (new python|node DIR), or print where one ships (path)",
+        help="write a starter adapter (new python|node DIR), or print where one ships, or the CI "
+        "recipes (path python|node|ci)",
         add_help=False,
     )
     sub.add_parser(
@@ -257,6 +260,8 @@ def run(args_list: Sequence[str]) -> int:
         if args.command == "case":
             return case.run_case(args.case_id, args.engine)
         return suite_command(args)
+    except BrokenPipeError:
+        raise  # the reader has gone: pinochle_cli.main ends quietly
     except (PinochleError, ValueError, OSError) as err:
         # Every part words its errors (file:line for data, the rule for an action): one line.
         print(f"pinochle {args.command}: {error_line(err)}", file=sys.stderr)

@@ -1,7 +1,8 @@
 """``pinochle test --engine A --engine B ...``: one run of the suite per engine, side by side.
 
 Each engine runs in its own ``pinochle test`` child (as many at once as there are cores), writing
-its JSON report and its output into the runs folder; then one site compares them all, and
+its JSON report and its output into the runs folder (``--runs-dir``, required: nothing is
+written where the user did not say); then one site compares them all, and
 ``--conformance-report FILE`` gets one combined report of them all. The exit status is the worst
 engine's (the highest: 0 green, 1 failures, 4 an engine cannot start).
 """
@@ -15,8 +16,14 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-RUNS_DIR = "conformance"
-"""Where the reports, the outputs and the site go unless ``--runs-dir`` says."""
+NO_RUNS_DIR = (
+    "several engines: name the folder for their runs (each engine's report and output, the site "
+    "comparing them) with --runs-dir DIR"
+)
+"""Why several engines without ``--runs-dir`` do not run: nothing is written where the user did
+not say."""
+CANNOT_RUN = 4
+"""pytest's exit status for a run that cannot start (``pytest.ExitCode.USAGE_ERROR``)."""
 
 
 def split_engines(args: Sequence[str]) -> tuple[list[str], list[str], str | None]:
@@ -54,7 +61,7 @@ def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -
     from pinochle_tools.site import build_site
     from pinochle_tools.site.reports import write_combined
     from pytest_pinochle.plugin import SECONDS_OPTIONS, seconds
-    from specdata.files import output_problem
+    from specdata.files import folder_problem, output_problem
 
     timed, _ = take_options(pytest_args, SECONDS_OPTIONS)
     for option, values in timed.items():
@@ -63,19 +70,23 @@ def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -
                 seconds(option)(value)
         except pytest.UsageError as e:
             print(f"pinochle test: {e}", file=sys.stderr)
-            return 4
+            return CANNOT_RUN
     found, rest = take_options(pytest_args, ("--conformance-report",))
     combined = Path(found["--conformance-report"][-1]) if found["--conformance-report"] else None
     problem = combined is not None and output_problem(combined, "--conformance-report")
     if problem:
         print(f"pinochle test: {problem}", file=sys.stderr)
-        return 4
+        return CANNOT_RUN
+    problem = folder_problem(out, "--runs-dir")
+    if problem:
+        print(f"pinochle test: {problem}", file=sys.stderr)
+        return CANNOT_RUN
     try:
-        out.mkdir(parents=True, exist_ok=True)
+        out.mkdir(exist_ok=True)
     except OSError as e:
         problem = f"--runs-dir {out}: cannot make the folder ({e.strerror})"
         print(f"pinochle test: {problem}", file=sys.stderr)
-        return 4
+        return CANNOT_RUN
     reports = [out / f"engine-{n}.json" for n in range(1, len(engines) + 1)]
     logs = [out / f"engine-{n}.log" for n in range(1, len(engines) + 1)]
     restore = interrupt_on_sigterm()

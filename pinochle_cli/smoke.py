@@ -48,13 +48,17 @@ class Question:
 
 
 def pick_case(cases: Sequence[Case], declared: dict[str, list[str]], variant: str) -> Question:
-    """The question to ask of one method and variant: the first case the engine plays as written,
-    else the first whose options it can play (its house values in place of the case's), else the
-    first case. ``cases`` are that method's cases in that variant, at least one."""
+    """The question to ask of one method and variant: a case the engine plays as written, else
+    one whose options it can play (its house values in place of the case's), else any; among
+    those, the fullest request the method takes: a case that is not a refusal, with the most
+    input (a four-card trick for ``trick_winner``, a hand played out for ``play_hand``), so that
+    an engine answering only whole requests is probed too. ``cases`` are that method's cases in
+    that variant, at least one."""
 
-    def fit(case: Case) -> tuple[int, int]:
+    def fit(case: Case) -> tuple[int, int, bool, int]:
         _, house, _, unplayable = played_options(declared, variant, case.options)
-        return (len(unplayable), len(house))
+        size = len(json.dumps(case.params))
+        return (len(unplayable), len(house), case.negative, -size)
 
     best = min(cases, key=fit)  # min keeps the first of equals: the suite's order
     sent, _, _, _ = played_options(declared, variant, best.options)

@@ -23,6 +23,7 @@ from pinochle_adapters.client import (
     open_in_process,
 )
 from pinochle_judge.cases import CaseError
+from specdata.files import folder_problem
 
 from . import campaign
 from .campaign import Finding, FuzzError, Report
@@ -65,17 +66,6 @@ def error_line(error: object) -> str:
         return lines[0] if lines else type(error).__name__
     more = f" (and {len(lines) - 2} more lines)" if len(lines) > 2 else ""
     return f"{lines[0].rstrip(':')}: {lines[1]}{more}"
-
-
-def folder_problem(path: Path, option: str) -> str | None:
-    """Why ``path`` cannot be (or become) an output folder, in one line naming ``option``; None
-    when it is a folder or can be created as one (its nearest existing ancestor is a folder)."""
-    if path.exists():
-        return None if path.is_dir() else f"{option} {path} is a file, not a folder"
-    for parent in path.absolute().parents:
-        if parent.exists():
-            return None if parent.is_dir() else f"{option} {path}: {parent} is a file, not a folder"
-    return None
 
 
 def parser() -> argparse.ArgumentParser:

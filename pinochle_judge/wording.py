@@ -18,6 +18,7 @@ from . import notation
 
 if TYPE_CHECKING:
     from .cases import Case
+    from .counts import Count
     from .verdicts import SuspectEntry
 
 # --- one mismatch (compare) -------------------------------------------------------------------
@@ -561,20 +562,31 @@ def unsupported_summary(counts: Mapping[str, int]) -> str:
 
 
 def total_summary(
-    totals: Mapping[str, int],
+    count: Count,
     known: int,
+    fixed: int,
     rules: int,
     failing: int,
     passing: int,
     skipped_only: int,
 ) -> str:
-    """The run's last line: items by outcome (``known`` of them known failures), rules tested."""
+    """The run's count in one line (``counts``): judged, hand-worked and derived, by outcome
+    (``known`` failures listed, ``fixed`` listed ones passing now), the skipped and the not
+    counted apart; then the rules tested."""
     return (
-        f"total: {sum(totals.values())} cases and scenarios, {totals['passed']} passed, "
-        f"{totals['failed']} failed, {totals['errored']} errored"
+        f"total: {count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
+        f"{count.judged_derived} derived), {count.passed} passed"
+        + (
+            f" ({fixed} of them listed as known failures: fixed, they fail the run until "
+            "removed from the list)"
+            if fixed
+            else ""
+        )
+        + f", {count.failed} failed, {count.errored} errored"
         + (f" ({known} of them known)" if known else "")
-        + f", {totals['skipped']} skipped; "
-        f"{rules} rules tested: {failing} with a failure or error, "
+        + f"; {count.skipped} skipped"
+        + (f", {count.not_counted} not counted" if count.not_counted else "")
+        + f"; {rules} rules tested: {failing} with a failure or error, "
         f"{passing} passing, {skipped_only} only skipped"
     )
 
@@ -587,13 +599,24 @@ def house_summary(held: int, derived: int, changed: int) -> str:
     )
 
 
-def derived_summary(count: int, totals: Mapping[str, int]) -> str:
-    """The cases judged on a derived expectation, by outcome."""
-    return (
-        f"derived (not hand-worked: the reference engine's answers under the engine's "
-        f"house rules): {count} cases, {totals['passed']} passed, "
-        f"{totals['failed']} failed, {totals['errored']} errored"
+def part_summaries(count: Count) -> list[str]:
+    """The judged cases of each part, hand-worked and derived, by outcome (when there are
+    derived ones: otherwise the total says it all)."""
+    if not count.judged_derived:
+        return []
+    parts = (
+        ("hand-worked", count.hand_worked),
+        (
+            "derived (not hand-worked: the reference engine's answers under the engine's "
+            "house rules)",
+            count.derived,
+        ),
     )
+    return [
+        f"{name}: {sum(outcomes.values())} judged, {outcomes['passed']} passed, "
+        f"{outcomes['failed']} failed, {outcomes['errored']} errored"
+        for name, outcomes in parts
+    ]
 
 
 def unreached_case(rule: str) -> str:

@@ -31,9 +31,13 @@ from specdata import FEATURES_DIR
 from . import export
 from .scenario_capture import CaptureError, capture_scenarios
 
-PASSED, FAILED, USAGE = 0, 1, 2
-"""Exit statuses: the answer conforms (or the case does not apply); a wrong answer or an engine
-error; no such case, or an engine that cannot start."""
+PASSED, FAILED, USAGE, SKIPPED = 0, 1, 2, 77
+"""Exit statuses: the answer conforms; a wrong answer or an engine error; no such case, or an
+engine that cannot start; the case was not judged (the engine does not declare what it needs, or
+answered unsupported), 77 as a skipped test in the automake convention, so that a script never
+reads a skip as a pass."""
+SEVERITY = (PASSED, SKIPPED, FAILED)
+"""A scenario's questions give the worst of their statuses, in this order."""
 
 
 def find_records(case_id: str) -> list[dict[str, Any]]:
@@ -88,7 +92,7 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
     if plan.kind == SKIP:
         out.write(f"request (not sent): {request_line(method, plan.params)}\n")
         out.write(f"skipped: {plan.reason}\n")
-        return PASSED
+        return SKIPPED
     params = plan.params
     if plan.kind == DERIVED and plan.expect is not None:
         out.write(f"{plan.reason}\n")
@@ -101,10 +105,10 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
         answer = engine.call(method, params)
     except UnsupportedReply as e:
         out.write(f"skipped: the engine answered unsupported: {e.message}\n")
-        return PASSED
+        return SKIPPED
     except Skip as e:  # the engine's declared model has no call for this question
         out.write(f"skipped: {e}\n")
-        return PASSED
+        return SKIPPED
     except EngineError as e:
         out.write(f"engine error: {e}\n")
         return FAILED
@@ -132,7 +136,7 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
 def run_case(case_id: str, engine: str | None, out: TextIO | None = None) -> int:
     """Run one table case or scenario (by case ID or node ID) against ``engine`` (a shell command;
     None: the reference engine) and print what was asked, answered and expected. The exit
-    status: 0 passed (or skipped), 1 failed or errored, 2 unknown case or engine not starting."""
+    status: 0 passed, 1 failed or errored, 2 unknown case or engine not starting, 77 skipped."""
     stream = sys.stdout if out is None else out
     errors = sys.stderr if out is None else out  # the one line of a usage error
     try:
@@ -156,7 +160,7 @@ def run_case(case_id: str, engine: str | None, out: TextIO | None = None) -> int
         for number, record in enumerate(records):
             if number:
                 stream.write("\n")
-            status = max(status, run_record(record, opened, stream))
+            status = max(status, run_record(record, opened, stream), key=SEVERITY.index)
         return status
     finally:
         opened.close()

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,7 @@ from pinochle_adapters.protocol import PROTOCOL_VERSION, RULE_METHODS
 from pinochle_judge import wording
 from pinochle_judge.cases import Case, load_cases
 from pinochle_judge.compare import KINDS, Mismatch, compare, compare_at, field_map, meld_diff
-from specdata import checker, variant_ids
+from specdata import checker, suite_version, variant_ids
 from specdata.files import write_atomic
 
 FORMAT_VERSION = 3
@@ -93,19 +92,12 @@ def case_record(case: Case) -> dict[str, Any]:
     }
 
 
-def _suite_version() -> str:
-    try:
-        return metadata.version("pinochle-spec")
-    except metadata.PackageNotFoundError:
-        return "unknown"
-
-
 def export(cases: Sequence[Case], scenarios: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """The export document: these table cases, then these scenario records."""
     return {
         "format": FORMAT_VERSION,
         "protocol": PROTOCOL_VERSION,
-        "generator": f"pinochle-spec {_suite_version()}",
+        "generator": f"pinochle-spec {suite_version()}",
         "comparison": comparison(),
         "cases": [*(case_record(c) for c in cases), *scenarios],
     }

@@ -11,7 +11,6 @@ import json
 from collections import Counter, defaultdict
 from collections.abc import Generator, Mapping
 from datetime import UTC, datetime
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -20,11 +19,13 @@ import pytest
 from pinochle_adapters.client import EngineError
 from pinochle_judge import diagnosis, wording
 from pinochle_judge.cases import request_line
+from pinochle_judge.counts import LEGEND, Count
 from pinochle_judge.diagnosis import Charge, Outcome
 from pinochle_judge.engines import REFERENCE_SHOWN
 from pinochle_judge.house_rules import DERIVED, HOUSE_SKIP, is_undeclared
 from pinochle_judge.reach import Reach, ReachEntry, reach
 from pinochle_judge.verdicts import SuspectEntry
+from specdata import suite_version
 from specdata.files import write_atomic
 
 from .driver import SITUATION_KEY, RuleMismatch, Situation
@@ -109,15 +110,6 @@ def charge_of(report: pytest.TestReport) -> Charge | None:
     return Charge(rules, str(raw.get("at", "")), str(raw.get("detail", "")))
 
 
-def _in_package(path: str) -> str:
-    """``pytest_pinochle/tables.py`` for a file of this package, wherever it is installed."""
-    package = Path(__file__).resolve().parent
-    try:
-        return str(Path(package.name) / Path(path).resolve().relative_to(package))
-    except ValueError:
-        return path
-
-
 def _title(item: pytest.Item) -> str:
     # pytest-bdd names the scenario "<feature>: <scenario>" in the test function's docstring.
     title = getattr(getattr(item, "function", None), "__doc__", None) or item.nodeid
@@ -148,13 +140,6 @@ def property_of_item(item: pytest.Item, key: str) -> object:
         if k == key:
             return value
     return None
-
-
-def _suite_version() -> str:
-    try:
-        return metadata.version("pinochle-spec")
-    except metadata.PackageNotFoundError:  # run from a checkout that was never installed
-        return "unknown"
 
 
 def _request_line(method: str | None, params: Mapping[str, object] | None) -> str | None:
@@ -200,6 +185,8 @@ class Reporter:
         self.skips: dict[str, str] = {}
         self.derived: set[str] = set()
         """Items judged on a derived expectation (``house_rules``), counted apart."""
+        self.fixed: set[str] = set()
+        """Items a known-failures list names that pass now: they fail the run, not the rule."""
         self.held: set[str] = set()
         """Cases judged hand-worked under options the engine plays in place of the case's."""
         self.known: dict[str, dict[str, str]] = {}
@@ -232,10 +219,12 @@ class Reporter:
         if is_suite_item(item) and (report.when == "call" or report.skipped):
             report.user_properties.append((DETAIL_PROPERTY, json.dumps(_details(item))))
         if report.skipped and isinstance(report.longrepr, tuple) and is_suite_item(item):
-            # Skips are folded by where pytest.skip was called: name that place inside the
-            # package, never the install path (../venv/lib/.../site-packages/pytest_pinochle/...).
-            where, line, reason = report.longrepr
-            report.longrepr = (_in_package(str(where)), line, reason)
+            # pytest folds skips by location: the case's own file (its table or feature module,
+            # as its node ID names it), never the line of this package that called pytest.skip
+            # nor its install path; no line, so one reason in one file is one line of -rs.
+            # (A line of None is what pytest's own skip marks fold on; its annotation says int.)
+            where = item.nodeid.split("::", 1)[0]
+            report.longrepr = (where, None, report.longrepr[2])  # type: ignore[assignment]
         if call.excinfo is None or not is_suite_item(item):
             return report
         if isinstance(item, CaseItem) and call.excinfo.errisinstance(CaseFailed):
@@ -301,6 +290,8 @@ class Reporter:
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
             charge = charge_of(report) if status == "failed" else None
             self.outcomes[report.nodeid] = Outcome(report.nodeid, status, rule, uses, charge)
+        if getattr(report, FIXED_ATTR, False):
+            self.fixed.add(report.nodeid)
         detail = json_property(report, DETAIL_PROPERTY)
         if isinstance(detail, dict):
             self.details[report.nodeid] = detail
@@ -327,13 +318,10 @@ class Reporter:
         return node in self.skips and is_undeclared(self.skips[node])
 
     def counted(self) -> list[Outcome]:
-        """The items of the engine's declared variants and methods judged (or skipped) on a
-        hand-worked expectation: what the totals, the per-rule counts and the badge count."""
-        return [
-            o
-            for node, o in self.outcomes.items()
-            if node not in self.derived and not self.undeclared(node)
-        ]
+        """The items of the engine's declared variants and methods, judged (on a hand-worked
+        or a derived expectation) or skipped: what the per-rule counts count, as the site's
+        cells do (``pinochle_judge.counts``)."""
+        return [o for node, o in self.outcomes.items() if not self.undeclared(node)]
 
     def per_rule(self) -> dict[str, dict[str, int]]:
         """Rule ID -> outcome -> number of items testing it (the tested rule only; ``counted``)."""
@@ -343,10 +331,12 @@ class Reporter:
         return dict(counts)
 
     def totals(self) -> dict[str, int]:
-        """Outcome -> number of items (``counted``)."""
+        """Outcome -> number of items on a hand-worked expectation (``counted`` but the
+        derived): the count's hand-worked part, with the skipped."""
         out = dict.fromkeys(STATUSES, 0)
         for o in self.counted():
-            out[o.status] += 1
+            if o.node not in self.derived:
+                out[o.status] += 1
         return out
 
     def unsupported_by_rule(self) -> dict[str, int]:
@@ -365,10 +355,14 @@ class Reporter:
             out[self.outcomes[node].status] += 1
         return out
 
+    def count(self) -> Count:
+        """The run's one count (``pinochle_judge.counts``), as the site and the badge count it."""
+        undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
+        return Count.of(self.totals(), self.derived_totals(), undeclared)
+
     def judged(self) -> int:
         """How many items of the declared variants and methods were judged at all."""
-        totals, derived = self.totals(), self.derived_totals()
-        return sum(totals[s] + derived[s] for s in ("passed", "failed", "errored"))
+        return self.count().judged
 
     def reach(self) -> Reach:
         """How many judged cases of each rule reach the point where it decides (``reach``):
@@ -424,7 +418,7 @@ class Reporter:
                 cases[node]["known_failure"] = self.known[node]
         return {
             "format": REPORT_FORMAT,
-            "suite": {"name": "pinochle-spec", "version": _suite_version()},
+            "suite": {"name": "pinochle-spec", "version": suite_version()},
             "time": self.started,
             "engine": self.engine_info(),
             "variants": self.config.getoption("variant") or "all",
@@ -447,7 +441,6 @@ class Reporter:
         if hasattr(config, "workerinput") or not self.outcomes:
             return
         per_rule = self.per_rule()
-        totals = self.totals()
         failing = sorted(
             (r for r, c in per_rule.items() if c["failed"] or c["errored"]),
             key=lambda r: (-per_rule[r]["failed"] - per_rule[r]["errored"], r),
@@ -478,17 +471,24 @@ class Reporter:
         if self.written is not None:
             tr.write_line(self.written, red=not self.complete or "cannot" in self.written)
         passing = len(per_rule) - len(failing) - len(skipped_only)
+        count = self.count()
+        fixed = sum(1 for node in self.fixed if node in self.outcomes)
         tr.write_line(
             wording.total_summary(
-                totals, sum(known.values()), len(per_rule), len(failing), passing, len(skipped_only)
+                count,
+                sum(known.values()),
+                fixed,
+                len(per_rule),
+                len(failing),
+                passing,
+                len(skipped_only),
             )
         )
-        derived = self.derived_totals()
+        for line in wording.part_summaries(count):
+            tr.write_line(line)
         changed = sum(1 for r in self.skips.values() if r.startswith(HOUSE_SKIP))
         if self.held or self.derived or changed:
             tr.write_line(wording.house_summary(len(self.held), len(self.derived), changed))
-        if self.derived:
-            tr.write_line(wording.derived_summary(len(self.derived), derived))
         found_reach = self.reach()
         if found_reach.shown or self.held or self.derived:
             for line in wording.reach_summary(
@@ -499,9 +499,10 @@ class Reporter:
                 found_reach.off,
             ):
                 tr.write_line(line)
-        undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
-        if undeclared:
-            tr.write_line(wording.undeclared_summary(undeclared))
+        if count.not_counted:
+            tr.write_line(wording.undeclared_summary(count.not_counted))
+        if count.judged_derived or count.skipped or count.not_counted or fixed:
+            tr.write_line(f"({LEGEND})")
         if self.nothing_judged():
             tr.write_line(NOTHING_JUDGED, red=True, bold=True)
 

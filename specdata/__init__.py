@@ -21,7 +21,16 @@ from .cards import (
     card_codes,
     is_card,
 )
-from .paths import FEATURES_DIR, RULES_DIR, SCHEMA_DIR, SPEC_DIR, VARIANTS_DIR
+from .paths import (
+    CI_DIR,
+    DISTRIBUTION,
+    FEATURES_DIR,
+    RULES_DIR,
+    SCHEMA_DIR,
+    SPEC_DIR,
+    VARIANTS_DIR,
+    suite_version,
+)
 from .rules import AUCTION_PRECEDENCE, RULE_ID, rule_ids
 from .schemas import Checker, checker, load_schema
 from .text import shorten, shown
@@ -52,6 +61,8 @@ __all__ = [
     "AUCTION_PRECEDENCE",
     "CARD_HELP",
     "CARD_TOKEN",
+    "CI_DIR",
+    "DISTRIBUTION",
     "FEATURES_DIR",
     "MAX_DATA_DEPTH",
     "MAX_DATA_FILE_BYTES",
@@ -88,6 +99,7 @@ __all__ = [
     "rule_ids",
     "shorten",
     "shown",
+    "suite_version",
     "variant_ids",
     "variant_path",
 ]

@@ -2,7 +2,8 @@
 
 Every report, known-failures list, traffic log and site page goes through ``write_atomic`` (a
 temporary file in the same folder, then ``os.replace``), so that a kill or a full disk leaves the
-earlier file as it was; ``output_problem`` checks an output path before any work is done.
+earlier file as it was; ``output_problem`` and ``folder_problem`` check an output path before any
+work is done.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import os
 import secrets
 from pathlib import Path
 
-__all__ = ["output_problem", "temporary_beside", "unreadable", "write_atomic"]
+__all__ = ["folder_problem", "output_problem", "temporary_beside", "unreadable", "write_atomic"]
 
 
 def temporary_beside(path: Path) -> Path:
@@ -55,6 +56,24 @@ def output_problem(path: str | Path, option: str) -> str | None:
         return f"{option} {path}: the folder {folder} does not exist"
     if not os.access(folder, os.W_OK):
         return f"{option} {path}: the folder {folder} is not writable"
+    return None
+
+
+def folder_problem(path: str | Path, option: str) -> str | None:
+    """Why ``path`` cannot be (or become) an output folder, in one line naming ``option``; None
+    when it is a folder or can be created as one. One rule for every command's output: the
+    folder it goes into must exist (an output folder is created, not its parents, so a typo in
+    a path is not silently made into folders)."""
+    path = Path(path)
+    if path.exists():
+        return None if path.is_dir() else f"{option} {path} is a file, not a folder"
+    for parent in path.absolute().parents:
+        if parent.exists():
+            if not parent.is_dir():
+                return f"{option} {path}: {parent} is a file, not a folder"
+            break
+    if not path.absolute().parent.is_dir():
+        return f"{option} {path}: the folder {path.parent} does not exist"
     return None
 
 

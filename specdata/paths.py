@@ -3,9 +3,22 @@ an installed wheel or beside the package in a checkout. The only code that knows
 
 from __future__ import annotations
 
+from importlib import metadata
 from pathlib import Path
 
-__all__ = ["FEATURES_DIR", "RULES_DIR", "SCHEMA_DIR", "SPEC_DIR", "VARIANTS_DIR"]
+__all__ = [
+    "CI_DIR",
+    "DISTRIBUTION",
+    "FEATURES_DIR",
+    "RULES_DIR",
+    "SCHEMA_DIR",
+    "SPEC_DIR",
+    "VARIANTS_DIR",
+    "suite_version",
+]
+
+DISTRIBUTION = "pinochle-spec"
+"""The package the suite is installed as (pip's name)."""
 
 _HERE = Path(__file__).resolve().parent
 
@@ -24,3 +37,13 @@ VARIANTS_DIR = SPEC_DIR / "variants"
 RULES_DIR = SPEC_DIR / "rules"
 FEATURES_DIR = _data_dir("features")
 """The conformance suite's content: *.feature, tables/, steps/."""
+CI_DIR = _HERE / "ci" if (_HERE / "ci").is_dir() else _HERE.parent / "docs" / "ci"
+"""The CI recipes (a GitHub Actions workflow, a shell script): docs/ci in a checkout."""
+
+
+def suite_version() -> str:
+    """The installed suite's version; "unknown" in a checkout that was never installed."""
+    try:
+        return metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        return "unknown"

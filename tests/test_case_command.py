@@ -12,12 +12,14 @@ import pytest
 
 from pinochle_adapters.client import load_server
 from pinochle_judge.cases import load_cases, request_line
-from pinochle_tools.case import FAILED, PASSED, USAGE, run_case
+from pinochle_tools.case import FAILED, PASSED, SKIPPED, USAGE, run_case
 
 from .suite_runs import ROOT, run_suite, start_suite
 
 MUTANT = f"{sys.executable} -m tests.mutants no_last_trick"
 GARBAGE = f"{sys.executable} {ROOT / 'tests' / 'broken_engines' / 'garbage.py'}"
+STARTER = f"{sys.executable} {ROOT / 'pinochle_cli' / 'starters' / 'python' / 'my_engine.py'}"
+"""Declares two methods, not ``meld``."""
 WHOLE_DECK = (
     "features/test_card_points.py::test_the_whole_double_deck_with_the_last_trick_is_worth_50"
 )
@@ -120,3 +122,12 @@ def test_every_failure_and_error_ends_with_its_request_line() -> None:
     assert reply.get("id") == sent["id"] and "result" in reply, table["request"]
     # A case not sent shows the line it would send, replayable too (id 1).
     assert json.loads(request_line(case.method, case.request))["id"] == 1
+
+
+@pytest.mark.slow
+def test_a_skipped_case_has_its_own_status() -> None:
+    """A script reading the status never takes a case the engine was not asked for a pass."""
+    status, text = run("dd-meld-run-single", STARTER)
+    assert status == SKIPPED, text
+    assert SKIPPED not in (PASSED, FAILED, USAGE)
+    assert "skipped: " in text and "meld" in lines_of(text)["skipped"]

@@ -1,25 +1,27 @@
-"""The CI recipes of docs/ci: the shell recipe runs as written (an engine with known failures
-stays green, the report, the site and the badge are kept), and the GitHub Actions workflow is
-YAML that calls the same ``pinochle`` commands with the same options."""
+"""The CI recipes of docs/ci: the GitHub Actions workflow is YAML that calls the same ``pinochle``
+commands with the same options as the shell recipe; neither installs a name from the package
+index (the suite is not published there: a name would install nothing, or someone else's
+package); the shell recipe stops with one line when it is given nothing to install or a path
+that is not there. (The shell recipe shipped in the wheel runs whole in tests/test_wheel.py, on
+the wheel that module builds.)"""
 
 from __future__ import annotations
 
 import os
 import re
+import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
+from pinochle_cli import main
+
 from .suite_runs import ROOT
 
 RECIPE = ROOT / "docs" / "ci" / "run-conformance.sh"
 WORKFLOW = ROOT / "docs" / "ci" / "github-actions.yml"
-MUTANT = f"{sys.executable} -m tests.mutants no_last_trick"
-SINGLE_DECK = ("--variant", "single-deck", "-k", "card-points", "-q")
-"""Narrowed to the single-deck counters, where the mutant fails: the recipe is what is tested."""
 PINOCHLE_CALL = re.compile(r"\bpinochle (smoke|test|report)\b")
 PINOCHLE_OPTIONS = ("--engine", "--conformance-report", "--known-failures", " -o ")
 
@@ -50,43 +52,59 @@ def test_the_workflow_calls_the_recipes_commands() -> None:
     assert badge in workflow
 
 
-@pytest.mark.slow
-def test_the_shell_recipe_keeps_an_engine_with_known_failures_green(tmp_path: Path) -> None:
-    """The recipe's commands as written, against a mutant whose failures are listed (the
-    single-deck counters only, to keep it cheap): exit 0, and the report, the site and the badge
-    are kept."""
-    env = {
-        **os.environ,
-        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
-        "PYTHONPATH": str(ROOT),  # for the mutant
-        "PINOCHLE_INSTALL": "",  # installed already: the venv running the tests
-        "ENGINE": MUTANT,
-        "KNOWN_FAILURES": "known.yaml",
-        "PINOCHLE_ARGS": " ".join(SINGLE_DECK),
-    }
-    listed = subprocess.run(
-        [
-            "pinochle",
-            "test",
-            "--engine",
-            MUTANT,
-            *SINGLE_DECK,
-            "--write-known-failures",
-            "known.yaml",
-        ],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
+def test_neither_recipe_installs_a_name_from_the_index() -> None:
+    recipe = "\n".join(code_lines(RECIPE.read_text(encoding="utf-8")))
+    workflow = workflow_commands()
+    for text in (recipe, workflow):
+        installs = re.findall(r"pip install (\S+)", text)
+        assert installs == ['"$PINOCHLE_INSTALL"'], installs
+    env = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["env"]
+    assert env["PINOCHLE_INSTALL"] == "", "the user names what to install"
+
+
+def recipe_run(folder: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """The shell recipe run in ``folder`` with only these settings and a PATH of the system's
+    own folders (no ``pinochle``, no virtualenv)."""
+    system_path = os.pathsep.join(p for p in ("/usr/bin", "/bin") if Path(p).is_dir())
+    if shutil.which("pinochle", path=system_path):
+        pytest.skip("a pinochle is installed system-wide here")
+    env = {"PATH": system_path, "HOME": str(folder), **settings}
+    return subprocess.run(
+        ["sh", str(RECIPE)], cwd=folder, env=env, capture_output=True, text=True, timeout=60
     )
-    assert listed.returncode == 1, listed.stdout[-2000:] + listed.stderr[-2000:]
-    assert "known_failures:" in (tmp_path / "known.yaml").read_text(encoding="utf-8")
-    done = subprocess.run(
-        ["sh", str(RECIPE)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+
+
+def test_with_nothing_to_install_the_recipe_stops_with_one_line(tmp_path: Path) -> None:
+    done = recipe_run(tmp_path, ENGINE="node my_adapter.js")
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stdout == ""
+    (line,) = done.stderr.splitlines()
+    assert "pinochle is not installed" in line and "PINOCHLE_INSTALL" in line
+    assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_a_named_wheel_that_is_not_there_stops_with_one_line(tmp_path: Path) -> None:
+    done = recipe_run(
+        tmp_path,
+        ENGINE="node my_adapter.js",
+        PINOCHLE_INSTALL="ci/pinochle_spec-0.1.0-py3-none-any.whl",
+        PYTHON="false",  # pip is never reached
     )
-    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
-    out = tmp_path / "conformance"
-    for kept in ("report.json", "badge.svg", "site/index.html"):
-        assert (out / kept).is_file(), kept
-    assert "known.yaml" in done.stdout  # the known failures were in force
+    assert done.returncode == 2, done.stdout + done.stderr
+    (line,) = done.stderr.splitlines()
+    assert "ci/pinochle_spec-0.1.0-py3-none-any.whl: no such file or folder" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_without_an_engine_the_recipe_stops_with_one_line(tmp_path: Path) -> None:
+    done = recipe_run(tmp_path)
+    assert done.returncode != 0
+    (line,) = done.stderr.splitlines()
+    assert "ENGINE" in line
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_pinochle_prints_where_the_recipes_are(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["adapter", "path", "ci"]) == 0
+    folder = Path(capsys.readouterr().out.strip())
+    assert sorted(p.name for p in folder.iterdir()) == sorted([RECIPE.name, WORKFLOW.name])

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import re
 from pathlib import Path
@@ -178,3 +179,55 @@ def test_test_help_leads_with_the_pinochle_options(capsys: pytest.CaptureFixture
     assert "--engine=COMMAND" in head and "--known-failures" in head
     assert "--pinochle " not in head  # plain pytest's option: `pinochle test` needs none
     assert "-k EXPRESSION" in rest and "pytest.main()" not in rest
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from specdata import suite_version
+
+    for flag in ("--version", "-V"):
+        assert cli.main([flag]) == 0
+        assert capsys.readouterr().out == f"pinochle {suite_version()}\n"
+
+
+class ClosedPipe:
+    """A standard output whose reader has gone, as behind ``| head -1``."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def flush(self) -> None:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    def fileno(self) -> int:
+        raise io.UnsupportedOperation("not a real file: this process's own stays as it is")
+
+
+@pytest.mark.parametrize("argv", [["spec", "variants"], ["test", "--help"], ["--version"]])
+def test_a_closed_pipe_ends_quietly(
+    argv: list[str], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """No traceback and no error line: the reader chose to stop reading."""
+    monkeypatch.setattr("sys.stdout", ClosedPipe())
+    assert cli.main(argv) == cli.CLOSED_PIPE
+    assert capsys.readouterr().err == ""
+
+
+def test_the_readme_exit_table_has_a_row_for_every_status_a_command_returns() -> None:
+    from pinochle_cli import multi
+    from pinochle_tools import case
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    table = readme.split("### Exit statuses", 1)[1].split("\n## ", 1)[0]
+    rows = {int(m[1]): m[2] for m in re.finditer(r"^\| *(\d+) *\|(.*)$", table, re.M)}
+    returned = {
+        case.PASSED,
+        case.FAILED,
+        case.USAGE,
+        case.SKIPPED,
+        multi.CANNOT_RUN,
+        cli.INTERRUPTED,
+        cli.TEST_INTERRUPTED,
+        cli.CLOSED_PIPE,
+    }
+    assert returned <= set(rows), sorted(returned - set(rows))
+    assert "`case` skipped" in rows[case.SKIPPED]

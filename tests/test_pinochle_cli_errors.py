@@ -94,6 +94,7 @@ BAD = [
     case("spec-check-and-write", "spec coverage --check --write", USAGE, "--check"),
     case("spec-site-to-file", "spec site -o {in}/file.txt", USAGE, "is a file, not a folder"),
     case("spec-site-in-file", "spec site -o {in}/file.txt/site", USAGE, "is a file"),
+    case("spec-site-no-folder", "spec site -o {in}/missing/site", USAGE, "does not exist"),
     # suite export
     case("export-no-folder", "suite export {in}/missing/o.json", USAGE, "does not exist"),
     case("export-to-folder", "suite export {in}/adir", USAGE, "is a folder"),
@@ -124,11 +125,13 @@ BAD = [
     case("report-deep", "report {in}/deep.json -o {in}/s", USAGE, "nested too deeply"),
     case("report-shape", "report {in}/shape.json -o {in}/s", USAGE, "not a conformance report"),
     case("report-to-file", "report {in}/report.json -o {in}/file.txt", USAGE, "is a file"),
+    case("report-no-folder", "report {in}/report.json -o {in}/missing/s", USAGE, "does not exist"),
     # adapter
     case("adapter-unknown", "adapter nope", USAGE, "'nope'"),
     case("adapter-language", "adapter new cobol {in}/x", USAGE, "'cobol'"),
     case("adapter-to-file", "adapter new python {in}/file.txt", USAGE, "is a file"),
     case("adapter-over-files", "adapter new python {in}/starter", USAGE, "exists already"),
+    case("adapter-no-folder", "adapter new python {in}/missing/x", USAGE, "does not exist"),
     # smoke
     case("smoke-no-engine", "smoke", USAGE, "--engine"),
     case("smoke-empty-engine", "smoke --engine ''", USAGE, "--engine is empty"),
@@ -145,6 +148,7 @@ BAD = [
     case("fuzz-module", "fuzz --engine nope.module:server --in-process", USAGE, "cannot import"),
     case("fuzz-out-file", " ".join(FUZZ) + " --out {in}/file.txt", USAGE, "is a file"),
     case("fuzz-out-in-file", " ".join(FUZZ) + " --out {in}/file.txt/o", USAGE, "is a file"),
+    case("fuzz-out-no-folder", " ".join(FUZZ) + " --out {in}/missing/o", USAGE, "does not exist"),
     case("fuzz-variant", " ".join(FUZZ) + " --variant nope", USAGE, "none of the variants"),
     case("fuzz-method", " ".join(FUZZ) + " --method nope", USAGE, "none of the methods"),
     case("fuzz-option-name", " ".join(FUZZ) + " --option nosuch=1", USAGE, "nosuch=1"),
@@ -161,13 +165,13 @@ BAD = [
     # test, where it stops before pytest starts
     case(
         "test-engines-report-folder-missing",
-        "test --engine a --engine b --conformance-report {in}/no-such-folder/r.json",
+        "test --engine a --engine b --runs-dir {in}/runs --conformance-report {in}/no/r.json",
         BROKEN_RUN,
         "--conformance-report",
     ),
     case(
         "test-engines-run-timeout",
-        "test --engine a --engine b --run-timeout=0",
+        "test --engine a --engine b --runs-dir {in}/runs --run-timeout=0",
         BROKEN_RUN,
         "--run-timeout 0",
     ),
@@ -180,8 +184,15 @@ BAD = [
         "test-runs-dir-file",
         "test --engine a --engine b --runs-dir {in}/file.txt",
         BROKEN_RUN,
-        "cannot make the folder",
+        "is a file",
     ),
+    case(
+        "test-runs-dir-no-folder",
+        "test --engine a --engine b --runs-dir {in}/missing/runs",
+        BROKEN_RUN,
+        "does not exist",
+    ),
+    case("test-engines-no-runs-dir", "test --engine a --engine b", BROKEN_RUN, "--runs-dir DIR"),
 ]
 
 
@@ -196,6 +207,7 @@ def test_a_bad_invocation_is_one_line_with_its_status(
 ) -> None:
     monkeypatch.chdir(inputs)
     args = shlex.split(argv.replace("{in}", str(inputs)))
+    before = sorted(inputs.rglob("*"))
     try:
         code = main(args)
     except SystemExit as e:  # argparse: its usage, then one line
@@ -208,6 +220,7 @@ def test_a_bad_invocation_is_one_line_with_its_status(
     if ": error: " not in lines[-1]:  # argparse's line comes after its usage; others, alone
         assert len(lines) == 1, err
     assert out == "", out  # nothing done before the error (no game played, no site begun)
+    assert sorted(inputs.rglob("*")) == before  # and nothing written
 
 
 @pytest.mark.parametrize(

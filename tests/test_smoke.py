@@ -130,3 +130,19 @@ def test_the_command_names_each_bad_reply_and_exits_1() -> None:
     lines = done.stdout.splitlines()
     assert [line.split(" (")[0] for line in lines[:-1]] == ["meld", "meld", "meld"]
     assert "result.total" in lines[0]
+
+
+def test_each_method_is_asked_its_fullest_request() -> None:
+    """An engine that takes only whole requests (a winner function for four-card tricks) is
+    probed: a trick of four, a hand that is not a refusal."""
+    info = {
+        "methods": ["trick_winner", "play_hand"],
+        "variants": [{"id": v, "options": {}} for v in ("double-deck", "single-deck", "online")],
+    }
+    asked, problems = questions(info, load_cases())
+    assert problems == []
+    cases = {c.id: c for c in load_cases()}
+    for q in asked:
+        assert not cases[q.case_id].negative, q.case_id
+        if q.method == "trick_winner":
+            assert len(q.params["trick"]) == 4, q.case_id

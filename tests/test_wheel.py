@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -156,3 +157,58 @@ def test_the_wheel_ships_the_site_templates_and_builds_the_spec_site(
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     assert (tmp_path / "out" / "index.html").is_file()
     assert (tmp_path / "out" / "rules" / "PLAY-CRAWL.html").is_file()
+
+
+MUTANT = f"env PYTHONPATH={ROOT} {sys.executable} -m tests.mutants no_last_trick"
+"""An engine with known failures (the suite itself runs from the wheel, not from ROOT)."""
+SINGLE_DECK = ("--variant", "single-deck", "-k", "card-points", "-q")
+"""Narrowed to the single-deck counters, where the mutant fails: the recipe is what is tested."""
+
+
+def test_the_shipped_shell_recipe_installs_the_wheel_and_keeps_known_failures_green(
+    installed: Path, tmp_path: Path
+) -> None:
+    """The CI shell recipe as the wheel ships it (``pinochle adapter path ci``), run in a folder
+    holding only the engine's known-failures list, installing the wheel it is given: exit 0,
+    and the report, the site and the badge are kept."""
+    shipped = _run([str(installed / "pinochle"), "adapter", "path", "ci"], tmp_path)
+    recipe = Path(shipped.stdout.strip()) / "run-conformance.sh"
+    assert "site-packages" in str(recipe), shipped.stdout
+    assert recipe.read_bytes() == (ROOT / "docs" / "ci" / "run-conformance.sh").read_bytes()
+    (wheel,) = installed.parent.parent.glob("pinochle_spec-*.whl")
+    # The virtualenv has no pip: its "python -m pip ..." is this pip, installing into it.
+    shim = installed.parent.parent / "python-with-pip"
+    target = shlex.join([sys.executable, "-m", "pip", "--python", str(installed / "python")])
+    shim.write_text(f'#!/bin/sh\nshift 2\nexec {target} "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    work = tmp_path / "engine-repo"
+    work.mkdir()
+    write = ["--write-known-failures", "known.yaml"]
+    listed = _run(
+        [str(installed / "pinochle"), "test", "--engine", MUTANT, *SINGLE_DECK, *write], work
+    )
+    assert listed.returncode == 1, listed.stdout[-2000:] + listed.stderr[-2000:]
+    settings = {
+        "PATH": f"{installed}{os.pathsep}{os.environ.get('PATH', '')}",
+        "PINOCHLE_INSTALL": str(wheel),
+        "PYTHON": str(shim),
+        "ENGINE": MUTANT,
+        "KNOWN_FAILURES": "known.yaml",
+        "PINOCHLE_ARGS": " ".join(SINGLE_DECK),
+    }
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV")}
+    done = subprocess.run(
+        ["sh", str(recipe)],
+        cwd=work,
+        env={**env, **settings},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert wheel.name in done.stdout  # pip was given the wheel
+    assert "using pinochle " in done.stdout and str(installed / "pinochle") in done.stdout
+    out = work / "conformance"
+    for kept in ("report.json", "badge.svg", "site/index.html"):
+        assert (out / kept).is_file(), kept
+    assert "known.yaml" in done.stdout  # the known failures were in force

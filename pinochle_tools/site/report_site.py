@@ -17,6 +17,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from pinochle_judge.counts import JUDGED, LEGEND
 from specdata import variant_ids
 from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
@@ -52,6 +53,11 @@ class Cell:
         return sum(self.counts.values())
 
     @property
+    def judged(self) -> int:
+        """Passed, failed or errored, hand-worked or derived: the count's judged cases."""
+        return sum(self.counts[s] for s in JUDGED)
+
+    @property
     def status(self) -> str:
         """The cell's colour: failed, errored, skipped (only), partial (passes and skips),
         passed, or none (no item)."""
@@ -68,9 +74,12 @@ class Cell:
 
     @property
     def text(self) -> str:
+        """``passed/judged``, the skipped apart (in the tooltip), as every count is."""
         if not self.total:
             return "·"
-        return f"{self.counts['passed']}/{self.total}"
+        if not self.judged:
+            return "skipped"
+        return f"{self.counts['passed']}/{self.judged}"
 
     @property
     def tooltip(self) -> str:
@@ -91,21 +100,20 @@ def cell(items: Iterable[Item], slug: str) -> Cell:
 
 
 def badge_svg(run: EngineRun) -> str:
-    """A shields-style badge: ``pinochle | 1141/1370 passed``, green when nothing fails; a run
-    that did not complete is never green (``partial run``)."""
-    totals = run.totals
-    ran = sum(totals.values())
-    bad = totals["failed"] + totals["errored"]
+    """A shields-style badge: ``pinochle | 1141/1370 passed``, passed of judged (the run's one
+    count): green when nothing failed or errored, whatever was skipped; a run that did not
+    complete is never green (``partial run``)."""
+    count = run.count
     status = (
         "none"
-        if not ran
+        if not count.judged
         else "failed"
-        if bad
+        if count.failed or count.errored
         else "partial"
-        if totals["skipped"] or not run.complete
+        if not run.complete
         else "passed"
     )
-    left, right = "pinochle", f"{totals['passed']}/{ran} passed"
+    left, right = "pinochle", f"{count.passed}/{count.judged} passed"
     if not run.complete:
         right += ", partial run"
     # Widths from an average glyph of 7 px at 11 px Verdana: close enough for a badge.
@@ -176,7 +184,7 @@ def build_site(reports: list[Path], out: Path) -> None:
     for sub in ("rules", "engines", "badges"):
         (out / sub).mkdir(exist_ok=True)
     write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
-    common = {"runs": runs, "catalogue": catalogue}
+    common = {"runs": runs, "catalogue": catalogue, "legend": LEGEND}
     failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
     render(
         env,
@@ -268,7 +276,6 @@ def what_fails(
                         {
                             "variant": variant,
                             "bad": len(bad),
-                            "total": len(items),
                             "cell": cell(items, run.slug),
                             "first": bad[0].anchor,
                         }

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from pinochle_judge.cases import Case, load_cases
+from pinochle_judge.counts import Count
 from specdata import Checker, load_schema, shorten, variant_ids
 from specdata.files import unreadable, write_atomic
 
@@ -94,8 +95,9 @@ class EngineRun:
     report)."""
 
     @property
-    def totals(self) -> dict[str, int]:
-        return {s: int(self.report["totals"].get(s, 0)) for s in STATUSES}
+    def count(self) -> Count:
+        """The run's one count (pinochle_judge.counts), as the terminal summary said it."""
+        return Count.of_report(self.report)
 
     @property
     def diagnosis(self) -> list[dict[str, Any]]:
@@ -106,12 +108,6 @@ class EngineRun:
         """Rules the engine answered "unsupported" (-32001) for, with how many cases."""
         raw = self.report.get("unsupported") or {}
         return sorted((str(rule), int(n)) for rule, n in raw.items())
-
-    @property
-    def derived(self) -> dict[str, int]:
-        """Outcome counts of the cases judged on a derived expectation (house rules)."""
-        raw = self.report.get("derived") or {}
-        return {s: int(raw.get(s, 0)) for s in STATUSES}
 
     @property
     def reach(self) -> dict[str, Any]:
