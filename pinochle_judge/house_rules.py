@@ -360,7 +360,12 @@ class HouseRules:
             return plan.params, answer, True, ()
         house = full_options(variant, plan.params.get("options") or {})
         mine = full_options(variant, options)
-        moved = rebase(self._ask_quiet, method, variant, mine, house, plan.params, own)
+        try:
+            moved = rebase(self._ask_quiet, method, variant, mine, house, plan.params, own)
+        except (KeyError, IndexError, TypeError, ValueError):
+            # A request of a shape re-basing does not know (a table of the user's own): it is
+            # judged as sent, never errored for the suite's own arithmetic.
+            moved = None
         if moved is None:
             return plan.params, answer, False, ()
         again = self._ask_reference(method, moved.params)
