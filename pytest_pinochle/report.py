@@ -203,9 +203,9 @@ class Reporter:
         """Node ID -> the user properties of a suite item's latest report, to name the rule of
         an item whose xdist worker crashed (xdist's report of the crash carries none)."""
         self.reach_entries: dict[str, ReachEntry] = {}
+        """Node ID -> where a judged table case stands (``reach``)."""
         self.rebased: dict[str, list[str]] = {}
         """Node ID -> how a derived case's deal was played the house's way."""
-        """Node ID -> where a judged table case stands (``reach``)."""
         self.unplaced: list[str] = []
         """Items whose worker crashed before any report of theirs came: their rule is unknown,
         so the report cannot count them and is marked partial."""
