@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sys
 import traceback
 from collections.abc import Iterable, Mapping, Sequence
@@ -284,7 +285,7 @@ class Server:
                 f"{', '.join(self.methods) or 'no rule methods'}",
             )
         params = message.get("params")
-        problem = self._params_problem(method, params)
+        problem = self._params_problem(method, params, plainly_readable(line))
         if problem is not None:
             return _error(request_id, INVALID_PARAMS, problem)
         assert isinstance(params, dict)
@@ -324,10 +325,12 @@ class Server:
             )
         return protocol.result_response(request_id, self.info())
 
-    def _params_problem(self, method: str, params: Any) -> str | None:
+    def _params_problem(self, method: str, params: Any, plain: bool = False) -> str | None:
+        """Why ``params`` cannot be answered, or None; ``plain``: the line they were decoded
+        from can hold no unreadable field (``plainly_readable``), so none is looked for."""
         if not isinstance(params, dict):
             return "params must be an object"
-        unreadable = unreadable_field(params, "params")
+        unreadable = None if plain else unreadable_field(params, "params")
         if unreadable is not None:
             return unreadable
         if self.check_params:
@@ -432,6 +435,21 @@ def serve(engine: object, **kwargs: Any) -> int:
 
 DEPTH_LIMIT = 64
 """Deepest nesting of params the server checks; deeper is refused naming the field."""
+
+
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A JSON escape that decodes to a UTF-16 surrogate (a pair of them is harmless, but is looked
+at field by field like a lone one)."""
+
+
+def plainly_readable(line: str) -> bool:
+    """Whether every field decoded from the JSON ``line`` is readable without looking: the line is
+    text, escapes no surrogate and opens fewer brackets than DEPTH_LIMIT (so nothing in it nests
+    that deep). One pass over the line instead of a walk over every field it holds; False only
+    means ``unreadable_field`` must look."""
+    if line.count("[") + line.count("{") >= DEPTH_LIMIT or _SURROGATE_ESCAPE.search(line):
+        return False
+    return _is_text(line)
 
 
 def unreadable_field(value: Any, root: str) -> str | None:

@@ -10,8 +10,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from pinochle_cli import adapter, smoke
-from pinochle_fuzz.cli import error_line, option_argument, positive
+from pinochle_cli import adapter, ask, diff, smoke
+from pinochle_fuzz.cli import add_option_flag, error_line, option_argument, positive
 from pinochle_fuzz.cli import main as fuzz_main
 from pinochle_tools import case, catalogue, export
 from pinochle_tools.site import build_site, build_spec_site
@@ -73,10 +73,19 @@ def _parser() -> argparse.ArgumentParser:
     group.add_argument("--write", action="store_true", help="write spec/coverage.md")
     site = spec_sub.add_parser(
         "site",
-        help="the spec as a static site: every rule with its table cases and Gherkin scenarios "
-        "drawn, the errata, the protocol, an offline search (from spec/ and features/ alone)",
+        help="the rulebook as a static site: the chapters in play order, each overview, every "
+        "rule with its table cases and Gherkin scenarios drawn, the errata, the protocol, the "
+        "options, the sources, an offline search; --variant/--option: one table's own rulebook",
     )
     site.add_argument("-o", "--output", required=True, type=Path, help="directory to write")
+    site.add_argument(
+        "--variant",
+        help="a table's own rulebook: only this variant's rules, with the answers its --option "
+        "values change (derived by the reference engine) beside the default's",
+    )
+    add_option_flag(
+        site, "an option the table plays, e.g. run_royal=both (repeatable; needs --variant)"
+    )
     var = spec_sub.add_parser("variants", help="the side-by-side table of the variants")
     var.add_argument("--write", action="store_true", help="fill the block in spec/README.md")
     suite = sub.add_parser("suite", help="the conformance suite's cases as data")
@@ -114,6 +123,18 @@ def _parser() -> argparse.ArgumentParser:
         "adapter",
         help="write a starter adapter (new python|node DIR), or print where one ships, or the CI "
         "recipes (path python|node|ci)",
+        add_help=False,
+    )
+    sub.add_parser(
+        "ask",
+        help="ask the rules a question: the reference engine's answer and the rules that decided "
+        "it (ask METHOD --variant V [--option N=V] [--json] PARAMS)",
+        add_help=False,
+    )
+    sub.add_parser(
+        "diff",
+        help="what changed between two conformance reports of one engine: fixed, broke, new, "
+        "gone (exit 1 when a case that passed fails)",
         add_help=False,
     )
     sub.add_parser(
@@ -178,9 +199,7 @@ def replay(args: argparse.Namespace) -> int:
 def spec_command(args: argparse.Namespace) -> int:
     """``pinochle spec coverage [--check|--write]`` and ``pinochle spec variants [--write]``."""
     if args.spec_command == "site":
-        build_spec_site(args.output)
-        print(f"wrote {args.output / 'index.html'}")
-        return 0
+        return spec_site(args)
     if args.spec_command == "variants":
         if not args.write:
             print(catalogue.variants_table())
@@ -200,6 +219,21 @@ def spec_command(args: argparse.Namespace) -> int:
         print(f"{len(problems)} problems" if problems else "every rule is covered in every variant")
         return 1 if problems else 0
     print(catalogue.coverage_report())
+    return 0
+
+
+def spec_site(args: argparse.Namespace) -> int:
+    """``pinochle spec site -o DIR [--variant V [--option NAME=VALUE]...]``: the rulebook; a
+    table's own with --variant, its changed answers asked of the reference engine."""
+    from pinochle_judge.engines import Reference
+
+    reference = Reference() if args.variant and args.option else None
+    try:
+        build_spec_site(args.output, args.variant, dict(args.option), reference)
+    finally:
+        if reference is not None:
+            reference.close()
+    print(f"wrote {args.output / 'index.html'}")
     return 0
 
 
@@ -243,6 +277,10 @@ def run(args_list: Sequence[str]) -> int:
         return adapter.main(args_list[1:])
     if args_list[:1] == ["smoke"]:
         return smoke.main(args_list[1:])
+    if args_list[:1] == ["ask"]:
+        return ask.main(args_list[1:])
+    if args_list[:1] == ["diff"]:
+        return diff.main(args_list[1:])
     args = _parser().parse_args(args_list)
     trouble = output_trouble(args)
     if trouble is not None:

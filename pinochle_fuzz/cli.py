@@ -41,6 +41,20 @@ def option_argument(text: str) -> tuple[str, str]:
     return name, value
 
 
+def add_option_flag(
+    parser: argparse.ArgumentParser, help: str = "a variant option, e.g. run=15 (repeatable)"
+) -> None:
+    """The repeatable ``--option NAME=VALUE`` flag, collected as (name, value) pairs."""
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        type=option_argument,
+        metavar="NAME=VALUE",
+        help=help,
+    )
+
+
 def positive(kind: type[int] | type[float]) -> Any:
     """An argparse type: a number above zero of ``kind`` (a count, seconds), refused otherwise
     (a negative timeout would time every call out and read as the engine's fault)."""

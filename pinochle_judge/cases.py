@@ -8,18 +8,21 @@ Collecting the cases as pytest items is the plugin's (``pytest_pinochle.tables``
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import yaml
 
+import specdata
 from pinochle_adapters import protocol
 from specdata import (
     FEATURES_DIR,
+    SPEC_DIR,
     Checker,
     DataFileError,
     load_schema,
@@ -283,8 +286,67 @@ process that runs the suite more than once (``pytest.main`` again, a batch of en
 an unchanged table once. Cases are frozen; a table whose bytes changed is read again."""
 
 
-def load_table(path: Path | str) -> list[Case]:
-    """The cases of one table file, checked; errors name the file and line."""
+class Store(Protocol):
+    """Where checked tables are kept between processes: pytest's cache (``config.cache``)."""
+
+    def get(self, key: str, default: Any) -> Any: ...
+
+    def set(self, key: str, value: Any) -> None: ...
+
+
+CHECKED_BY = (
+    *(Path(__file__).parent.glob("*.py")),
+    *(Path(specdata.__file__).parent.glob("*.py")),
+    Path(protocol.__file__),
+)
+"""The code that reads and checks a table: a change to it checks every table again."""
+
+
+@cache
+def _checks_digest() -> str:
+    """A digest of everything a table's check reads besides the table: the spec (rules, variants,
+    schemas) and the code that checks (``CHECKED_BY``). Equal digests, equal verdicts."""
+    spec = sorted(p for p in SPEC_DIR.rglob("*") if p.suffix in (".md", ".yaml", ".json"))
+    digest = hashlib.blake2b(digest_size=16)
+    for path in sorted(CHECKED_BY) + spec:
+        digest.update(str(path.relative_to(path.parents[1])).encode() + b"\0")
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _stored(store: Store, name: str, digest: str) -> list[Case] | None:
+    """The cases kept for this table and digest, or None (none kept, another digest, or an
+    entry not written whole)."""
+    kept = store.get(name, None)
+    try:
+        if not isinstance(kept, dict) or kept.get("digest") != digest:
+            return None
+        text = kept["cases"]
+        if kept.get("sum") != hashlib.blake2b(text.encode(), digest_size=16).hexdigest():
+            return None  # not the text that was kept (two writers at once)
+        rows = json.loads(text)
+        return [Case(**{**row, "uses": tuple(row["uses"])}) for row in rows]
+    except (KeyError, TypeError, ValueError):
+        return None
+
+
+def _store(store: Store, name: str, digest: str, cases: list[Case]) -> None:
+    """Keep ``cases`` for the next process, if JSON gives them back exactly (key order included:
+    the value is one JSON text, so a store that sorts keys keeps the request's order)."""
+    rows = [{**vars(c), "uses": list(c.uses)} for c in cases]
+    text = json.dumps(rows, ensure_ascii=False)
+    if json.loads(text) == rows:
+        check = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+        store.set(name, {"digest": digest, "cases": text, "sum": check})
+
+
+def load_table(path: Path | str, store: Store | None = None) -> list[Case]:
+    """The cases of one table file, checked; errors name the file and line.
+
+    With a ``store``, a table checked by an earlier process is taken as checked then, as long as
+    its bytes, the spec and the checking code are all unchanged (``_checks_digest``): the check
+    is at the entry, once per change, not at every run.
+    """
     path = Path(path)
     try:
         digest = hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
@@ -292,7 +354,19 @@ def load_table(path: Path | str) -> list[Case]:
         return _load_table(path)  # the reader words the fault
     key = (str(path.resolve()), shown_path(path), digest)
     if key not in _LOADED:
-        _LOADED[key] = _load_table(path)
+        if store is None:
+            _LOADED[key] = _load_table(path)
+        else:
+            name = (
+                "pinochle/tables/"
+                + hashlib.blake2b("\0".join(key[:2]).encode(), digest_size=8).hexdigest()
+            )
+            full = f"{digest.hex()}-{_checks_digest()}"
+            found = _stored(store, name, full)
+            if found is None:
+                found = _load_table(path)
+                _store(store, name, full, found)
+            _LOADED[key] = found
     return list(_LOADED[key])
 
 

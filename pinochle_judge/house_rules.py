@@ -13,6 +13,7 @@ The suite's skip policy lives here too: which cases an engine's declarations rul
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -222,6 +223,10 @@ class HouseRules:
         self.reference = reference
         self.derived = derived
         self._answers: dict[str, dict[str, Any] | EngineError] = {}
+        self._plays: dict[
+            tuple[object, ...],
+            tuple[dict[str, str], dict[str, str], dict[str, str], list[str]] | None,
+        ] = {}
 
     def _ask_reference(self, method: str, params: dict[str, Any]) -> dict[str, Any] | None:
         key = json.dumps([method, params], sort_keys=True)
@@ -240,10 +245,10 @@ class HouseRules:
         info = self.info or {}
         if method not in info.get("methods", []):
             return Plan(SKIP, dict(params), reason=wording.no_method(method))
-        declared = declared_options(info, variant)
-        if declared is None:
+        played = self._played(variant, options)
+        if played is None:
             return Plan(SKIP, dict(params), reason=wording.no_variant(variant))
-        sent, house, needed, unplayable = played_options(declared, variant, options)
+        sent, house, needed, unplayable = played
         request = {"variant": variant, "options": sent, **params}
         if unplayable:
             return Plan(SKIP, request, reason=wording.option_undeclared(unplayable))
@@ -252,6 +257,24 @@ class HouseRules:
         house = {k: v for k, v in house.items() if method in scope.get(k, (method,))}
         needed = {k: v for k, v in needed.items() if k in house}
         return Plan(HAND_WORKED, request, house=house, needed=needed)
+
+    def _played(
+        self, variant: str, options: Mapping[str, Any]
+    ) -> tuple[dict[str, str], dict[str, str], dict[str, str], list[str]] | None:
+        """``played_options`` for the engine's declaration of ``variant`` (None: it does not
+        play it), worked out once per variant and options and handed out as fresh copies."""
+        key: tuple[object, ...] = (variant, *options.items())
+        try:
+            found = self._plays[key]
+        except (KeyError, TypeError):  # not worked out yet, or an unhashable option value
+            declared = declared_options(self.info, variant)
+            found = None if declared is None else played_options(declared, variant, options)
+            with contextlib.suppress(TypeError):
+                self._plays[key] = found
+        if found is None:
+            return None
+        sent, house, needed, unplayable = found
+        return dict(sent), dict(house), dict(needed), list(unplayable)
 
     def plan_case(
         self,

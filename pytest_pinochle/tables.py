@@ -31,7 +31,8 @@ class TableFile(pytest.File):
         ends the run as a usage error (the suite's data is at fault, never the engine)."""
         state = state_of(self.config)
         try:
-            cases = load_table(self.path)
+            # Tables checked by an earlier run are kept in pytest's cache (when it is on).
+            cases = load_table(self.path, getattr(self.config, "cache", None))
         except CaseError as err:
             state.data_errors.append(str(err))
             return []

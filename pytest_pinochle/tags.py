@@ -90,9 +90,14 @@ def _suite_dir() -> Path:
     return FEATURES_DIR.resolve()
 
 
+@cache
+def _in_suite(path: Path) -> bool:
+    return path.resolve().is_relative_to(_suite_dir())
+
+
 def is_suite_item(item: pytest.Item) -> bool:
     """Whether ``item`` is a case or scenario of the suite (the plugin ignores every other test)."""
-    return isinstance(item, CaseItem) or item.path.resolve().is_relative_to(_suite_dir())
+    return isinstance(item, CaseItem) or _in_suite(item.path)
 
 
 def example_marker_lines(rule_ids: Iterable[str]) -> list[str]:

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pinochle_adapters import protocol
+from pinochle_adapters import protocol, sdk
 from pinochle_adapters.protocol import INVALID_REQUEST, MAX_LINE_BYTES, PARSE_ERROR
 from pinochle_adapters.reference import server
 from specdata.schemas import Checker, ValidationError
@@ -187,3 +187,31 @@ def test_a_line_of_many_bad_cards_ranks_only_the_first_errors(
     problem = protocol.check_params("meld", params)
     assert problem is not None and "params.hand" in problem
     assert pulled <= protocol.ERRORS_RANKED
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(), inner, max_size=3),
+    max_leaves=80,
+)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@given(JSON_VALUES)
+def test_a_line_read_as_plain_holds_no_unreadable_field(params: Any) -> None:
+    """The server's one-pass look at the line never lets through a field the walk would refuse
+    (a lone surrogate anywhere, nesting past the limit)."""
+    line = json.dumps(protocol.request(1, "meld", {"p": params}))
+    if sdk.plainly_readable(line):
+        assert sdk.unreadable_field({"p": params}, "params") is None
+
+
+def test_the_plain_look_sends_a_surrogate_or_deep_nesting_to_the_walk() -> None:
+    deep: Any = []
+    for _ in range(sdk.DEPTH_LIMIT):
+        deep = [deep]
+    for params in ({"k": "\ud800"}, {"\udfff": 1}, {"k": deep}):
+        line = json.dumps(protocol.request(1, "meld", params))
+        assert not sdk.plainly_readable(line)
+        assert sdk.unreadable_field(params, "params") is not None
+    assert sdk.plainly_readable(protocol.encode(protocol.request(1, "meld", {"hand": ["Ah"]})))

@@ -14,8 +14,15 @@ import pytest
 from pinochle_cli import main
 from pinochle_judge.cases import load_cases
 from pinochle_tools.catalogue import collect_evidence
-from pinochle_tools.site.html import drawn_html
-from specdata import FEATURES_DIR
+from pinochle_tools.site.html import NAME_WORD, OPTION_WORD, Links, drawn_html, markdown_html
+from pinochle_tools.site.spec_site import (
+    case_size,
+    errata_ids,
+    load_chapter,
+    play_order,
+    source_rows,
+)
+from specdata import FEATURES_DIR, load_variant, variant_ids
 from specdata.rules import load_catalogue
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -48,17 +55,25 @@ def test_the_errata_and_the_protocol_are_rendered(spec_site: Path) -> None:
     assert "<pre>" in protocol  # its fenced examples stay code
 
 
-def test_every_link_and_fragment_of_the_spec_site_exists(spec_site: Path) -> None:
-    pages = list(spec_site.rglob("*.html"))
+def broken_links(site: Path) -> list[str]:
+    """Every link of a site to a page or an id that is not there."""
+    pages = list(site.rglob("*.html"))
     ids = {p: set(re.findall(r"\bid=['\"]([^'\"]+)['\"]", p.read_text("utf-8"))) for p in pages}
+    broken = []
     for page in pages:
         for target, fragment in re.findall(
             r'href="([^"#:?]*)(?:#([^"]*))?"', page.read_text("utf-8")
         ):
             linked = (page.parent / target).resolve() if target else page
-            assert linked.exists(), f"{page.name} links to {target}"
-            if fragment and linked.suffix == ".html":
-                assert fragment in ids[linked], f"{page.name} links to {target}#{fragment}"
+            if not linked.exists():
+                broken.append(f"{page.name} links to {target}")
+            elif fragment and linked.suffix == ".html" and fragment not in ids[linked]:
+                broken.append(f"{page.name} links to {target}#{fragment}")
+    return broken
+
+
+def test_every_link_and_fragment_of_the_spec_site_exists(spec_site: Path) -> None:
+    assert broken_links(spec_site) == []
 
 
 def _line_of(feature: str, text: str) -> int:
@@ -128,3 +143,193 @@ def test_the_search_works_offline_in_a_browser(spec_site: Path) -> None:
         timeout=120,
     )
     assert 'href="rules/PLAY-TRUMP-VOID.html"' in done.stdout, done.stderr[-2000:]
+
+
+# --- the rulebook -------------------------------------------------------------------------------
+
+
+def _text(html: str) -> str:
+    """A page's words: tags dropped, entities undone, spaces left out (a link's tags or a
+    drawn card's leave no trace)."""
+    words = re.sub(r"<[^>]+>", "", html)
+    for entity, char in (("&lt;", "<"), ("&gt;", ">"), ("&quot;", '"'), ("&#39;", "'")):
+        words = words.replace(entity, char)
+    return "".join(words.replace("&amp;", "&").split())
+
+
+def test_the_chapters_come_in_play_order_each_opening_with_its_overview(spec_site: Path) -> None:
+    order = play_order()
+    assert order[:3] == ["deck-and-deal", "auction", "trump-and-passing"]
+    index = (spec_site / "index.html").read_text("utf-8")
+    links = re.findall(r'href="chapters/([\w-]+)\.html"', index)
+    assert list(dict.fromkeys(links)) == order
+    catalogue = load_catalogue()
+    for stem in order:
+        chapter = load_chapter(stem, catalogue)
+        page = (spec_site / "chapters" / f"{stem}.html").read_text("utf-8")
+        overview = _text(str(markdown_html(chapter.overview, Links(), shift=0)))
+        assert overview and overview in _text(page), stem
+        rules = [rule for rule, _ in chapter.sections]
+        at = [page.index(f'id="{rule}"') for rule in rules]
+        assert at == sorted(at), f"{stem}: rules out of order"
+    # The passages engine authors need, each in its chapter's overview.
+    for stem, passage in (
+        ("meld", "The meld tables"),
+        ("trick-play", "Which cards may be played"),
+        ("auction", "Which rule a refused call names"),
+        ("auction", "Smallest next bid"),
+    ):
+        assert passage.replace(" ", "") in _text(
+            (spec_site / "chapters" / f"{stem}.html").read_text("utf-8")
+        )
+    intro = _text((spec_site / "introduction.html").read_text("utf-8"))
+    assert "Thehand,stepbystep" in intro and "Options(defaultfirst" in intro
+    assert '<h2 id="the-hand-step-by-step">' in index  # the front page opens with it
+
+
+def bare_names(site: Path) -> list[str]:
+    """Rule IDs, errata IDs and option readings a site's pages show as text, not as links, of
+    those the site has a page or an anchor for (search.html's index aside)."""
+    names = {p.stem for p in (site / "rules").glob("*.html")} | set(errata_ids())
+    options = set(re.findall(r'id="option-(\w+)"', (site / "options.html").read_text("utf-8")))
+    bare = []
+    for page in site.rglob("*.html"):
+        if page.name == "search.html":
+            continue
+        html = page.read_text("utf-8")
+        html = re.sub(r"<(title|h1|script)\b.*?</\1>", " ", html, flags=re.S)
+        words = re.sub(r"<[^>]+>", " ", re.sub(r"<a\b[^>]*>.*?</a>", " ", html, flags=re.S))
+        bare += [f"{page.name}: {m[0]}" for m in NAME_WORD.finditer(words) if m[0] in names]
+        bare += [f"{page.name}: {m[0]}" for m in OPTION_WORD.finditer(words) if m[1] in options]
+    return bare
+
+
+def test_every_rule_errata_and_option_named_in_any_text_is_a_link(spec_site: Path) -> None:
+    options = {name for v in variant_ids() for name in load_variant(v).options}
+    assert options <= set(
+        re.findall(r'id="option-(\w+)"', (spec_site / "options.html").read_text("utf-8"))
+    )
+    assert len(list((spec_site / "rules").glob("*.html"))) == len(load_catalogue())
+    assert bare_names(spec_site) == []
+    crawl = (spec_site / "rules" / "PLAY-CRAWL.html").read_text("utf-8")
+    assert '<a href="../rules/TRICK-IDENTICAL.html">TRICK-IDENTICAL</a>' in crawl
+    assert 'href="../options.html#option-trick_rules"' in crawl
+
+
+def test_anchors_resolve_as_written_and_no_raw_markup_shows(spec_site: Path) -> None:
+    errata = (spec_site / "errata.html").read_text("utf-8")
+    for anchor in ("ERRATA-RUN-MARRIAGE-48", "errata-run-marriage-48"):
+        assert f'id="{anchor}"' in errata
+    assert "&lt;a id" not in errata and "<hr" in errata
+    assert not re.search(r">\s*---\s*<", errata)
+    meld = (spec_site / "chapters" / "meld.html").read_text("utf-8")
+    assert 'href="../errata.html#errata-online-meld"' in meld  # the text's own link, as written
+    for page in spec_site.rglob("*.html"):
+        text = page.read_text("utf-8")
+        assert "/work/" not in text and not re.search(r"\bissue \d", text), page.name
+
+
+def test_examples_start_with_the_smallest_case_and_labels_read_plainly(spec_site: Path) -> None:
+    crawl = (spec_site / "rules" / "PLAY-CRAWL.html").read_text("utf-8")
+    first = re.search(r'<article class="case" id="([^"]+)"', crawl)
+    cases = {case.id: case for case in load_cases() if case.rule == "PLAY-CRAWL"}
+    assert first and cases[first[1]].method == "legal_plays"
+    dd = [c for c in cases.values() if c.variant == "double-deck"]
+    assert case_size(cases[first[1]]) == min(map(case_size, dd))
+    for page in (spec_site / "rules").glob("*.html"):
+        text = page.read_text("utf-8")
+        assert "expected expected" not in text and "(negative)" not in text
+        assert not re.search(r"<h3>[^<]*&lt;\w+&gt;", text), f"{page.name}: a placeholder"
+
+
+def test_the_sources_page_says_what_each_source_is(spec_site: Path) -> None:
+    page = (spec_site / "sources.html").read_text("utf-8")
+    rows = source_rows()
+    assert [r["cite"] for r in rows] == ["000", "001", "002", "003"]
+    for row in rows:
+        assert f'id="source-{row["cite"]}"' in page and row["file"] in page
+        assert row["title"].split('"')[1] in page and len(row["what"]) > 20
+    assert 'href="../sources.html#source-000"' in (
+        spec_site / "rules" / "PLAY-CRAWL.html"
+    ).read_text("utf-8")
+
+
+@pytest.fixture(scope="module")
+def table_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("table")
+    argv = ["spec", "site", "-o", str(out), "--variant", "single-deck"]
+    assert main([*argv, "--option", "run_royal=both"]) == 0
+    return out
+
+
+def test_a_tables_rulebook_shows_its_readings_and_derived_answers(table_site: Path) -> None:
+    catalogue = load_catalogue()
+    pages = {p.stem for p in (table_site / "rules").glob("*.html")}
+    assert pages == {r for r, rule in catalogue.items() if "single-deck" in rule.variants}
+    page = (table_site / "rules" / "MELD-ROYAL-MARRIAGE.html").read_text("utf-8")
+    assert 'class="reading">At this table: <a href="../options.html#option-run_royal"' in page
+    assert 'class="chosen"' in page and 'class="not-chosen"' in page
+    # By hand: Ah Th Kh Qh Jh with hearts trump is a run, 150; a run's own K-Q scoring a royal
+    # marriage as well (run_royal=both, ERRATA-RUN-MARRIAGE-48) adds 40: 190.
+    article = page.split('id="sd-meld-run-royal-separate-single-run"', 1)[1].split("</article>")[0]
+    cells = re.findall(r"<th>total</th><td><code>(\d+)</code>", article)
+    assert cells == ["150", "190"]
+    assert "derived" in article and "hand-worked" in article
+    index = (table_site / "index.html").read_text("utf-8")
+    assert (
+        'single-deck, <a class="chosen" href="options.html#option-run_royal">run_royal=both</a>'
+        in index
+    )
+    assert 'href="rules/MELD-ROYAL-MARRIAGE.html#sd-meld-run-royal-separate-single-run"' in index
+    assert broken_links(table_site) == [] and bare_names(table_site) == []
+    # A case the option does not touch is shown once, hand-worked.
+    single = page.split('id="sd-meld-royal-single"', 1)[1].split("</article>")[0]
+    assert "derived" not in single
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--variant", "single-deck", "--option", "run_royal=bogus"],
+        ["--variant", "single-deck", "--option", "nothing=1"],
+        ["--variant", "no-such"],
+        ["--option", "--variant"],  # an option without a variant: the message names --variant
+    ],
+)
+def test_a_bad_table_is_one_line_and_exit_2(
+    argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    given = ["--option", "run_royal=both"] if argv[1] == "--variant" else argv
+    assert main(["spec", "site", "-o", str(tmp_path / "out"), *given]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and argv[1].split("=")[0] in err
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed")
+# The two pages most made of the spec's own text (a chapter, the errata); the rest are checked as
+# files above, and the report site's tests load its index and rule pages in a browser.
+@pytest.mark.parametrize("page", ["chapters/meld.html", "errata.html"])
+def test_each_kind_of_page_in_a_browser_has_its_parts_and_its_links_resolve(
+    spec_site: Path, page: str
+) -> None:
+    """What the browser builds from the page (the DOM, not the file): its links resolve to
+    existing pages and ids, and a chapter shows its overview before its first rule."""
+    assert CHROMIUM is not None
+    path = spec_site / page
+    done = subprocess.run(
+        [CHROMIUM, "--headless", "--disable-gpu", "--no-sandbox", "--dump-dom", path.as_uri()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    dom = done.stdout
+    assert "</html>" in dom, done.stderr[-2000:]
+    hrefs = re.findall(r'href="([^"#:?]*)(?:#([^"]*))?"', dom)
+    assert len(hrefs) > 10
+    for target, fragment in hrefs:
+        linked = (path.parent / target).resolve() if target else path
+        assert linked.exists(), target
+        if fragment:
+            assert re.search(f'id="{re.escape(fragment)}"', linked.read_text("utf-8"))
+    if page.startswith("chapters/"):
+        assert dom.index('id="the-meld-tables"') < dom.index('id="MELD-TYPES"')

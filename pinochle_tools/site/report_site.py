@@ -22,7 +22,8 @@ from specdata import variant_ids
 from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 
-from .html import TEMPLATES, environment, markdown_html, render
+from .changes import KINDS, SAYS, compare, same_engine
+from .html import TEMPLATES, Links, environment, markdown_html, render
 from .reports import (
     STATUSES,
     UNSPECIFIED,
@@ -184,8 +185,26 @@ def build_site(reports: list[Path], out: Path) -> None:
     for sub in ("rules", "engines", "badges"):
         (out / sub).mkdir(exist_ok=True)
     write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
-    common = {"runs": runs, "catalogue": catalogue, "legend": LEGEND}
+    common = {"runs": runs, "catalogue": catalogue, "legend": LEGEND, "table": None}
+    links = Links(root="../", rules=frozenset(rule_ids))
     failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
+    # Two runs of one engine: what changed from the first to the second (pinochle diff).
+    changes = compare(runs[0], runs[1]) if len(runs) == 2 and same_engine(*runs) else None
+    if changes is not None:
+        anchors = {item.node: item.anchor for item in items}
+        render(
+            env,
+            "changes.html.j2",
+            out / "changes.html",
+            root="",
+            diff=changes,
+            anchors=anchors,
+            kinds=KINDS,
+            says=SAYS,
+            **common,
+        )
+    elif (out / "changes.html").is_file():
+        (out / "changes.html").unlink()  # an earlier site's comparison of other runs
     render(
         env,
         "index.html.j2",
@@ -193,6 +212,7 @@ def build_site(reports: list[Path], out: Path) -> None:
         root="",
         matrices=matrices,
         failures=failures,
+        changes=changes,
         **common,
     )
     for rule in rule_ids:
@@ -217,7 +237,8 @@ def build_site(reports: list[Path], out: Path) -> None:
             root="../",
             rule_id=rule,
             rule=known,
-            statement=markdown_html(rule_statement(known)) if known else Markup(""),
+            statement=markdown_html(rule_statement(known), links) if known else Markup(""),
+            links=links,
             sections=sections,
             **common,
         )

@@ -1,0 +1,137 @@
+"""What judging costs over its floors, as two ratios measured side by side in one run.
+
+    python benchmarks/bench_overhead.py [--runs 3] [--calls 3000] [--skip-suite]
+
+Prints figures only; not part of the test run. Targets:
+
+- the conformance suite in-process (``pytest features/`` against the reference engine) at most
+  1.5x what pytest itself costs for as many trivial items (one parametrized test that passes);
+- the reference server at most 3x a bare JSON echo per request: one meld request line answered
+  by ``Server.handle_line`` in this process against ``json.dumps(json.loads(line))``, so the
+  pipe both would share is left out.
+
+Both sides of each ratio alternate within one run, so a busy machine slows both alike.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pinochle_adapters import protocol  # noqa: E402
+from pinochle_adapters.client import load_server  # noqa: E402
+
+HAND = "Ah Th Kh Qh Jh Kh Qh As Ad Ac Qs Jd Ks Kd Kc Ts Td Jc Js Qd"
+"""A double-deck hand with a run, a royal marriage, marriages, a pinochle and aces around."""
+MELD_PARAMS = {"variant": "double-deck", "options": {}, "trump": "h", "hand": HAND.split()}
+REFERENCE = "pinochle_adapters.reference:server"
+PYTEST = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:xdist"]
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+"""As CI runs: compiled bytecode (and pytest's rewritten test modules) kept between runs."""
+WIDTH = 60
+TRIVIAL = """\
+import pytest
+
+
+@pytest.mark.parametrize("n", range({items}))
+def test_item(n):
+    assert n >= 0
+"""
+
+
+def verdict(value: float, target: float) -> str:
+    return f"({'ok' if value <= target else 'ABOVE TARGET'}, target <= {target:g})"
+
+
+def run_pytest(args: list[str], cwd: Path) -> tuple[float, float, str]:
+    """CPU seconds (user + system) and wall seconds one pytest process takes, and its last
+    output line. CPU time is the figure compared: on a shared machine, wall time measures the
+    neighbours."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    done = subprocess.run(
+        [*PYTEST, *args], cwd=cwd, env=ENV, capture_output=True, text=True, check=False
+    )
+    took = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    if done.returncode != 0:
+        raise SystemExit(
+            f"pytest {' '.join(args)} exited {done.returncode}:\n{done.stdout[-2000:]}"
+        )
+    return cpu, took, done.stdout.strip().splitlines()[-1]
+
+
+def suite_ratio(runs: int) -> None:
+    """The in-process suite against pytest's own cost for as many trivial items."""
+    *_, last = run_pytest(["features/"], ROOT)  # warm: bytecode compiled and kept
+    items = int(re.search(r"(\d+) passed", last).group(1))  # type: ignore[union-attr]
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "test_trivial.py").write_text(TRIVIAL.format(items=items), encoding="utf-8")
+        run_pytest(["test_trivial.py"], folder)
+        suite, trivial = (float("inf"), 0.0), (float("inf"), 0.0)
+        for _ in range(runs):
+            suite = min(suite, run_pytest(["features/"], ROOT)[:2])
+            trivial = min(trivial, run_pytest(["test_trivial.py"], folder)[:2])
+    ratio = suite[0] / trivial[0]
+    print(f"pytest processes, {items} items each, best of {runs} (alternating), CPU (wall):")
+    label = "trivial items (one parametrized passing test)"
+    print(f"  {label:<{WIDTH}} {trivial[0]:8.2f} s ({trivial[1]:.2f} s)")
+    label = "pytest features/ (reference engine, in-process)"
+    print(f"  {label:<{WIDTH}} {suite[0]:8.2f} s ({suite[1]:.2f} s)")
+    print(f"  {'=> suite / trivial items, CPU':<{WIDTH}} {ratio:8.2f}x    {verdict(ratio, 1.5)}")
+
+
+def server_ratio(calls: int, batches: int = 7) -> None:
+    """One meld request answered by the reference server against a bare JSON echo, in-process."""
+    server = load_server(REFERENCE)
+    server.handle_line(protocol.encode(protocol.request(1, "initialize", {"protocol": 1})))
+    line = protocol.encode(protocol.request(2, "meld", MELD_PARAMS))
+
+    def echo(text: str) -> str:
+        return json.dumps(json.loads(text))
+
+    jobs: list[Callable[[str], object]] = [echo, server.handle_line]
+    best = [float("inf")] * len(jobs)
+    for job in jobs:
+        job(line)  # warm: schemas compiled, caches filled
+    for _ in range(batches):
+        for i, job in enumerate(jobs):
+            began = time.thread_time()  # CPU time: a busy machine's neighbours are not counted
+            for _ in range(calls):
+                job(line)
+            best[i] = min(best[i], (time.thread_time() - began) / calls * 1e6)
+    ratio = best[1] / best[0]
+    print(f"one meld request line, in this process ({calls} per batch, best of {batches}, CPU):")
+    print(f"  {'bare JSON echo: json.dumps(json.loads(line))':<{WIDTH}} {best[0]:8.1f} us")
+    print(f"  {'reference server: Server.handle_line(line)':<{WIDTH}} {best[1]:8.1f} us")
+    print(f"  {'=> server / echo':<{WIDTH}} {ratio:8.2f}x    {verdict(ratio, 3)}")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3, help="pytest processes per side (best of)")
+    parser.add_argument("--calls", type=int, default=3000, help="requests per batch")
+    parser.add_argument("--skip-suite", action="store_true", help="only the server's ratio")
+    args = parser.parse_args()
+    server_ratio(args.calls)
+    if not args.skip_suite:
+        suite_ratio(args.runs)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
