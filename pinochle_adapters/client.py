@@ -17,7 +17,7 @@ import time
 from collections import deque
 from typing import Any, Protocol, TextIO
 
-from specdata import shorten
+from specdata import escaped, shorten
 
 from . import protocol
 from .errors import (
@@ -463,12 +463,13 @@ def _schema_problem(instance: Any, name: str, root: str, size: int) -> str | Non
 
 
 def _capped_names(info: dict[str, Any]) -> dict[str, Any]:
-    """``info`` with its engine name and version cut to NAME_LIMIT characters each."""
+    """``info`` with its engine name and version cut to NAME_LIMIT characters each, their
+    control characters escaped (``escaped``): they are printed to terminals and sites."""
     engine = info.get("engine")
     if not isinstance(engine, dict):
         return info
     capped = {
-        key: shorten(value, NAME_LIMIT) if isinstance(value, str) else value
+        key: escaped(shorten(value, NAME_LIMIT)) if isinstance(value, str) else value
         for key, value in engine.items()
     }
     return {**info, "engine": capped}

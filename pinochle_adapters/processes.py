@@ -1,25 +1,23 @@
 """Starting, watching and killing an engine's process tree: the one module that knows the OS.
 
-POSIX: the engine gets its own session and process group; a kill is SIGKILL to the group, then (on
-Linux, through ``/proc``) to any process still holding its output pipes or carrying the run's mark
-in its environment, and to its process group, scanning again until none is left; the process that
-starts engines is a child subreaper, so a daemon that lost both comes back to it and is stopped
-and reaped when no engine is left. Windows: the engine gets its own process group; a kill is
-``taskkill /F /T``, the whole tree under the shell.
+POSIX: the engine gets its own session and process group, and its own mark in its environment; a
+kill is SIGKILL to the group, then (on Linux, through ``/proc``) to the rest of its session, to any
+process carrying its mark (with its group) or still holding its output pipes, scanning again
+until none is left. A process is found only by what this module gave the engine: nothing is
+adopted, and no process this one did not start is killed, reaped or waited for (a daemon that
+left the session, dropped the mark and closed the pipes cannot be told from the user's own, and
+is left alone). Windows: the engine gets its own process group; a kill is ``taskkill /F /T``, the
+whole tree under the shell.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import ctypes
-import gc
 import itertools
 import os
 import secrets
 import signal
 import subprocess
-import sys
 import threading
 import time
 import weakref
@@ -43,31 +41,14 @@ _marks: weakref.WeakKeyDictionary[subprocess.Popen[bytes], str] = weakref.WeakKe
 MAX_SCANS = 50
 """Passes of the ``/proc`` scan after a kill: it is repeated until a pass finds nobody left (an
 orphan that keeps changing its pid by fork and exit is caught through its process group)."""
-PR_SET_CHILD_SUBREAPER = 36
-"""prctl(2) option: orphaned descendants are re-parented to this process instead of init."""
-REAP_WAIT = 2.0
-"""Seconds to wait for each killed orphan's exit before leaving it (a SIGKILL is prompt)."""
-CLAIM_WAIT = 0.01
-"""Seconds an unclaimed child is given to be claimed before it counts as an orphan: another
-thread's ``Popen`` may have forked it and not yet stored its pid."""
-
-
-class _Subreaper:
-    """Whether this process became a child subreaper (None: not tried yet), and since when."""
-
-    enabled: bool | None = None
-    since: int | None = None
-    """The start time (``/proc`` clock ticks) of the first engine started as a subreaper: an
-    orphan older than that cannot be an engine's."""
 
 
 def popen(command: str) -> subprocess.Popen[bytes]:
-    """Start a shell command line with its three pipes (unbuffered), in a group of its own."""
+    """Start a shell command line with its three pipes (unbuffered), in a group (POSIX: a
+    session) of its own, carrying its own mark in its environment (never in this process's)."""
     group: dict[str, Any] = (
         {"creationflags": CREATE_NEW_PROCESS_GROUP} if WINDOWS else {"start_new_session": True}
     )
-    if not WINDOWS:
-        become_subreaper()
     mark = f"{MARK}-{next(_numbers)}"
     proc = subprocess.Popen(
         command,
@@ -81,28 +62,7 @@ def popen(command: str) -> subprocess.Popen[bytes]:
     )
     with contextlib.suppress(TypeError):  # a stand-in for Popen may not be weak-referable
         _marks[proc] = mark
-    if _Subreaper.enabled and _Subreaper.since is None:
-        with contextlib.suppress(OSError, ValueError, IndexError, TypeError):
-            _Subreaper.since = _stat(Path(f"/proc/{proc.pid}")).start
     return proc
-
-
-def become_subreaper() -> bool:
-    """Make this process a child subreaper (Linux ``prctl``), once: a daemon that an engine leaves
-    behind by double-forking is then re-parented to this process, not to init, so that
-    ``reap_orphans`` can find it even after it dropped its mark and left the engine's session.
-    Whether this process is one; elsewhere (or if the call fails) False, and nothing changes."""
-    if _Subreaper.enabled is not None:
-        return _Subreaper.enabled
-    done = False
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            done = libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    _Subreaper.enabled = done
-    if done:
-        atexit.register(reap_orphans)
-    return done
 
 
 def pipe_inodes(proc: subprocess.Popen[bytes]) -> set[int]:
@@ -131,7 +91,9 @@ def wait_for_exit(proc: subprocess.Popen[bytes]) -> None:
 
 
 def kill_tree(proc: subprocess.Popen[bytes], inodes: set[int]) -> None:
-    """Kill the engine, its process group (tree on Windows) and anyone holding its output pipes.
+    """Kill the engine, its process group (tree on Windows), the rest of its session and anyone
+    carrying its mark or holding its output pipes; never a process this module did not start
+    (or one of theirs).
 
     Waits up to 2 s for the engine's status; never raises.
     """
@@ -146,34 +108,37 @@ def kill_tree(proc: subprocess.Popen[bytes], inodes: set[int]) -> None:
                 check=False,
             )
     else:
-        # The group first, while the engine (alive or a zombie) still holds its id.
+        # The group first, while the engine (alive or a zombie, not yet reaped) still holds its
+        # id: no other process can have that group or session yet.
         with contextlib.suppress(OSError):
             os.killpg(proc.pid, signal.SIGKILL)
+    if not WINDOWS:
+        # The session by id only while the engine is not reaped: after that its id may be reused.
+        session = proc.pid if proc.returncode is None else 0
+        kill_leftovers(inodes, _marks.get(proc), session)
     with contextlib.suppress(OSError):
         proc.kill()
-    if not WINDOWS:
-        kill_leftovers(inodes, _marks.get(proc))
     with contextlib.suppress(subprocess.TimeoutExpired):
         proc.wait(timeout=2)
-    if not WINDOWS and not any(
-        other is not proc and other.returncode is None for other in list(_marks.keys())
-    ):
-        reap_orphans()
 
 
-def kill_leftovers(inodes: set[int], mark: str | None) -> int:
-    """Kill every process still holding one of these pipes or carrying an engine's mark, with its
-    process group, scanning again until a pass finds none (at most MAX_SCANS passes); how many
-    were found. Linux ``/proc`` only; elsewhere nothing is found. Never raises."""
+def kill_leftovers(inodes: set[int], mark: str | None, session: int = 0) -> int:
+    """Kill every process of the engine's ``session``, carrying its mark or still holding one of
+    its output pipes, with the process group of those that are the engine's for sure (its
+    session's, or marked); scanning again until a pass finds none (at most MAX_SCANS passes).
+    How many were found. Linux ``/proc`` only; elsewhere nothing is found. Never raises.
+
+    Nothing is adopted or reaped here: a leftover that exits goes to its own parent (or init).
+    """
     found = 0
     own_group = os.getpgrp() if not WINDOWS else 0
     for _ in range(MAX_SCANS):
-        left = _leftovers(inodes, mark)
+        left = _leftovers(inodes, mark, session)
         if not left:
             break
         found += len(left)
-        for pid, group in left.items():
-            if group > 1 and group != own_group:
+        for pid, (group, sure) in left.items():
+            if sure and group > 1 and group != own_group:
                 # The whole group at once: a pid that forks and exits keeps its group.
                 with contextlib.suppress(OSError):
                     os.killpg(group, signal.SIGKILL)
@@ -182,143 +147,89 @@ def kill_leftovers(inodes: set[int], mark: str | None) -> int:
     return found
 
 
-def reap_orphans() -> list[int]:
-    """Kill and reap the orphans this subreaper adopted from its engines; their pids.
-
-    An orphan is a child of this process that it did not start itself (no live ``Popen`` or
-    multiprocessing child of this process has its pid) and that started after the first engine:
-    a descendant of an engine whose parent exited. Called when no engine of this process is
-    running (and at exit), since a running engine may still use a daemon of its own. Each one is
-    reaped by its pid (``waitpid(pid)``, never ``waitpid(-1)``, which would take the exit status
-    of some other child from whoever waits for it); its own children come back to this process
-    in turn and are taken by the next pass. Linux only; never raises."""
-    since = _Subreaper.since
-    if not _Subreaper.enabled or since is None:
-        return []
-    taken: list[int] = []
-    for _ in range(MAX_SCANS):
-        orphans = _adopted(since)
-        if not orphans:
-            break
-        own_group = os.getpgrp()
-        for pid in orphans:
-            # Its group too, read from its (zombie's) stat: a pid that forks and exits every
-            # millisecond has moved on by the time it is killed, but its group has not.
-            with contextlib.suppress(OSError, ValueError, IndexError):
-                group = _stat(Path(f"/proc/{pid}")).group
-                if group > 1 and group != own_group:
-                    os.killpg(group, signal.SIGKILL)
-            with contextlib.suppress(OSError):
-                os.kill(pid, signal.SIGKILL)
-        for pid in orphans:
-            _reap(pid)
-        taken += orphans
-    return taken
+INSISTED = 5.0
+"""Seconds after a first interrupt during which further ones are only recorded: the first one's
+clean stop (engines ended, files written or left whole) is not cut short by a second Ctrl-C or by
+the SIGTERM that follows a Ctrl-C; after that an insisting user interrupts the stop itself."""
 
 
-def _adopted(since: int) -> list[int]:
-    """This process's children that it did not start and that started at ``since`` or later
-    (unclaimed twice, CLAIM_WAIT apart)."""
-    fresh: dict[int, int] = {}
-    for pid in _children():
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            start = _stat(Path(f"/proc/{pid}")).start
-            if start >= since and (pid, start) not in _claimed:
-                fresh[pid] = start
-    if not fresh:
-        return []
-    # Looking for the owners walks every object (gc): done only for children not seen before.
-    unclaimed = _unclaimed(fresh)
-    if unclaimed:
-        time.sleep(CLAIM_WAIT)
-        unclaimed = _unclaimed({pid: fresh[pid] for pid in unclaimed})
-    return sorted(unclaimed)
+class Interrupts:
+    """SIGINT and SIGTERM (a CI job's timeout, ``kill``) as a Ctrl-C, recorded: ``count`` says
+    whether the run was interrupted, whatever became of the KeyboardInterrupt (a second one can
+    escape the handler of the first, leaving the caller believing the run ended well).
+
+    ``install`` sets the handlers only where they are still the defaults (SIGTERM's SIG_DFL,
+    SIGINT's ``default_int_handler``), from the main thread; ``restore`` puts back what it
+    replaced. A process forked meanwhile starts with the defaults again."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: float | None = None
+        self._replaced: dict[int, Any] = {}
+
+    def handle(self, signum: int, frame: object) -> None:
+        self.count += 1
+        now = time.monotonic()
+        if self.first is None:
+            self.first = now
+        elif now - self.first < INSISTED:
+            return  # recorded: the first one's stop goes on
+        raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+    def install(self) -> Interrupts:
+        if threading.current_thread() is not threading.main_thread():
+            return self
+        defaults = {"SIGTERM": signal.SIG_DFL, "SIGINT": signal.default_int_handler}
+        for name, default in defaults.items():
+            number = getattr(signal, name, None)
+            if (
+                number is not None
+                and number not in self._replaced
+                and signal.getsignal(number) is default
+            ):
+                signal.signal(number, self.handle)
+                self._replaced[number] = default
+        if self._replaced:
+            _installed.add(self)
+            _defaults_in_children()
+        return self
+
+    def restore(self) -> None:
+        replaced, self._replaced = self._replaced, {}
+        _installed.discard(self)
+        for number, default in replaced.items():
+            with contextlib.suppress(ValueError):  # not the main thread: nothing to undo here
+                if signal.getsignal(number) == self.handle:
+                    signal.signal(number, default)
 
 
-def _unclaimed(fresh: dict[int, int]) -> set[int]:
-    """Those of these children (pid: start time) that no ``Popen`` of this process holds; the
-    others are remembered as claimed, by pid and start time (a pid is reused by a new start)."""
-    here = _started_here()
-    _claimed.update((pid, start) for pid, start in fresh.items() if pid in here)
-    return set(fresh) - here
+_installed: weakref.WeakSet[Interrupts] = weakref.WeakSet()
+"""The Interrupts whose handlers are set in this process (none in a process forked from it)."""
 
 
-_claimed: set[tuple[int, int]] = set()
-"""Children (pid, start time) found started by this process itself: never looked up again."""
+class _AtFork:
+    registered = False
 
 
-def _children() -> set[int]:
-    """The pids of this process's children, from ``/proc``: each thread's ``children`` list, or
-    where the kernel has none, every process whose parent is this one."""
-    pids: set[int] = set()
-    listed = False
-    with contextlib.suppress(OSError):
-        for task in Path("/proc/self/task").iterdir():
-            with contextlib.suppress(OSError, ValueError):
-                pids.update(int(p) for p in (task / "children").read_text().split())
-                listed = True
-    if listed:
-        return pids
-    me = os.getpid()
-    for entry in Path("/proc").iterdir():
-        with contextlib.suppress(OSError, ValueError, IndexError):
-            if entry.name.isdigit() and _stat(entry).parent == me:
-                pids.add(int(entry.name))
-    return pids
+def _defaults_in_children() -> None:
+    """Have every process forked from this one start with the default handlers (a user's
+    ``multiprocessing`` child terminated with SIGTERM must die of it), once per process."""
+    if _AtFork.registered or not hasattr(os, "register_at_fork"):
+        return
+    _AtFork.registered = True
+    os.register_at_fork(after_in_child=_reset_in_child)
 
 
-def _started_here() -> set[int]:
-    """The pids of the children this process started itself and still holds (``Popen`` objects,
-    alive or not yet waited for, and multiprocessing's children): never to be killed or reaped
-    here, their owners wait for them."""
-    pids = {p.pid for p in list(_marks.keys())}
-    for obj in gc.get_objects():
-        # type(), not isinstance(): a dead weak proxy raises when asked its __class__.
-        if issubclass(type(obj), subprocess.Popen) and getattr(obj, "returncode", 0) is None:
-            pids.add(getattr(obj, "pid", -1))  # no pid yet: being started, see CLAIM_WAIT
-    for obj in getattr(subprocess, "_active", None) or ():
-        pids.add(getattr(obj, "pid", -1))
-    mp = sys.modules.get("multiprocessing.process")
-    for child in getattr(mp, "_children", None) or ():
-        pids.add(getattr(getattr(child, "_popen", None), "pid", -1))
-    return pids
-
-
-def _reap(pid: int) -> None:
-    """Wait for this one child's exit status (killed: at most REAP_WAIT seconds)."""
-    deadline = time.monotonic() + REAP_WAIT
-    while True:
-        try:
-            done, _ = os.waitpid(pid, os.WNOHANG)
-        except (ChildProcessError, OSError):
-            return  # not ours to reap (any more)
-        if done or time.monotonic() > deadline:
-            return
-        time.sleep(0.005)
+def _reset_in_child() -> None:
+    for interrupts in list(_installed):
+        interrupts.restore()
 
 
 def interrupt_on_sigterm() -> Callable[[], None]:
-    """Make SIGTERM (a CI job's timeout, ``kill``) interrupt this process as Ctrl-C does, so a run
-    ends the same clean way: its engines stopped, its files written or left whole. Returns what
-    undoes it. Does nothing off the main thread, or where SIGTERM already has a handler."""
-    term = getattr(signal, "SIGTERM", None)
-    if (
-        term is None
-        or threading.current_thread() is not threading.main_thread()
-        or signal.getsignal(term) is not signal.SIG_DFL
-    ):
-        return lambda: None
-
-    def interrupt(signum: int, frame: object) -> None:
-        raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
-
-    signal.signal(term, interrupt)
-
-    def restore() -> None:
-        if signal.getsignal(term) is interrupt:
-            signal.signal(term, signal.SIG_DFL)
-
-    return restore
+    """Make SIGTERM interrupt this process as Ctrl-C does (``Interrupts``), so a command ends the
+    same clean way: its engines stopped, its files written or left whole. Returns what undoes
+    it. Does nothing off the main thread, or where the handlers are not the defaults."""
+    return Interrupts().install().restore
 
 
 def describe_status(code: int) -> str:
@@ -329,32 +240,63 @@ def describe_status(code: int) -> str:
     return f"the engine exited with status {code}"
 
 
-def _leftovers(inodes: set[int], mark: str | None) -> dict[int, int]:
-    """Live processes holding the write end of one of these pipes or carrying an engine's mark
-    in their environment, each with its process group (Linux ``/proc``; else none).
+def _leftovers(inodes: set[int], mark: str | None, session: int) -> dict[int, tuple[int, bool]]:
+    """Live processes of the engine: in its ``session`` (0: none), carrying its mark in their
+    environment, or holding the write end of one of these pipes; each with its process group
+    and whether it is the engine's for sure (Linux ``/proc``; else none).
 
-    An engine's child that left its process group (``setsid``) but kept stdout open, or a daemon
-    that also closed it, is found this way: ``killpg`` of the engine's group cannot reach it.
+    An engine's child that left its session (``setsid``) but kept its mark or its stdout is
+    found this way: ``killpg`` of the engine's group cannot reach it. A pipe holder that is
+    neither marked nor of the session is not sure: a child this process forked (in another
+    thread, while the engine was being started) may hold a copy of the pipe too, so this
+    process's own children and session are left alone, and the group of such a process is
+    never killed.
     """
-    found: dict[int, int] = {}
+    found: dict[int, tuple[int, bool]] = {}
     proc = Path("/proc")
-    if not proc.is_dir() or not (inodes or mark):
+    if not proc.is_dir() or not (inodes or mark or session):
         return found
     me = os.getpid()
+    own_session = os.getsid(0)
     targets = {f"pipe:[{ino}]" for ino in inodes}
     marked = f"{MARK_ENV}={mark}".encode() if mark else None
-    for entry in proc.iterdir():
-        if not entry.name.isdigit() or int(entry.name) == me:
+    # Newest first, the very newest before the folder is even listed: an orphan that changes
+    # its pid by fork and exit every millisecond is always the newest process, and is looked at
+    # while its pid is still its own (its group, then killed, holds its next pids).
+    listed = sorted((int(n) for n in os.listdir(proc) if n.isdigit()), reverse=True)
+    for pid in [*_newest_pids(), *listed]:
+        if pid == me:
             continue
+        entry = proc / str(pid)
         with contextlib.suppress(OSError, ValueError, IndexError):
-            state, group = _state_and_group(entry)
-            if state in ("Z", "X"):
+            stat = _stat(entry)
+            if stat.state in ("Z", "X"):
                 continue  # dead already, waiting for its parent
-            if (marked and marked in (entry / "environ").read_bytes().split(b"\0")) or (
-                targets and _holds(entry, targets)
+            sure = (session > 1 and stat.session == session) or bool(
+                marked and marked in (entry / "environ").read_bytes().split(b"\0")
+            )
+            if sure or (
+                targets
+                and stat.parent != me
+                and stat.session != own_session
+                and _holds(entry, targets)
             ):
-                found[int(entry.name)] = group
+                found[pid] = (stat.group, sure)
     return found
+
+
+NEWEST = 32
+"""Pids looked at first, counting down from the last one the system gave."""
+
+
+def _newest_pids() -> list[int]:
+    """The NEWEST pids up to the last one the system gave (``/proc/loadavg``), whether they
+    run or not; none where that cannot be read."""
+    try:
+        last = int(Path("/proc/loadavg").read_text().split()[-1])
+    except (OSError, ValueError, IndexError):
+        return []
+    return list(range(last, max(last - NEWEST, 1), -1))
 
 
 class _Stat(NamedTuple):
@@ -363,21 +305,14 @@ class _Stat(NamedTuple):
     state: str
     parent: int
     group: int
-    start: int
-    """Start time in clock ticks since boot."""
+    session: int
 
 
 def _stat(entry: Path) -> _Stat:
     fields = entry.joinpath("stat").read_text().rsplit(")", 1)[1].split()
-    # fields[0] is stat's 3rd field (state): the parent is the 4th, the group the 5th, the start
-    # time the 22nd.
-    return _Stat(fields[0], int(fields[1]), int(fields[2]), int(fields[19]))
-
-
-def _state_and_group(entry: Path) -> tuple[str, int]:
-    """A process's state letter and process group, from ``/proc/PID/stat``."""
-    stat = _stat(entry)
-    return stat.state, stat.group
+    # fields[0] is stat's 3rd field (state): the parent is the 4th, the group the 5th, the
+    # session the 6th.
+    return _Stat(fields[0], int(fields[1]), int(fields[2]), int(fields[3]))
 
 
 def _holds(entry: Path, targets: set[str]) -> bool:

@@ -192,6 +192,12 @@ def result_response(request_id: int | str | None, result: Any) -> dict[str, Any]
     return {"jsonrpc": "2.0", "id": request_id, "result": result}
 
 
+def result_line(request_id: int | str | None, result_json: str) -> str:
+    """``encode(result_response(request_id, result))`` for a result already encoded as JSON."""
+    shown = request_id if type(request_id) is int else _ENCODER.encode(request_id)
+    return f'{{"jsonrpc":"2.0","id":{shown},"result":{result_json}}}'
+
+
 def error_response(
     request_id: int | str | None, code: int, message: str, data: Any = None
 ) -> dict[str, Any]:

@@ -23,7 +23,7 @@ from reference_engine.hand import HandState, Illegal, replay
 from reference_engine.variants import Rules
 from specdata import variant_ids
 
-from . import sdk
+from . import protocol, sdk
 from .protocol import RULE_METHODS
 
 Params = dict[str, Any]
@@ -191,6 +191,22 @@ def _meld_entry(item: meld.MeldItem) -> MeldEntry:
     entry = dict(_meld_fields(item))
     entry["cards"] = list(entry["cards"])
     return cast(MeldEntry, entry)
+
+
+@cache  # keyed like _meld_fields: a few hundred distinct entries, never one per hand
+def _meld_json(meld_id: str, count: int, suit: int | None, points: int) -> str:
+    """One meld entry as JSON text, exactly as the protocol's encoder writes ``_meld_entry``."""
+    item = meld.MeldItem(meld_id, meld.MELD_TYPES[meld_id], count, points, suit)
+    return protocol.encode(cast(dict[str, Any], _meld_entry(item)))
+
+
+def _meld_question(params: Params) -> tuple[cards.Counts, int, Rules]:
+    """``meld``'s params as the rules take them: the hand counted (from the deck), trump, rules."""
+    rules = _rules(params)
+    trump = cards.suit_index(params["trump"])
+    counts = cards.counts_of_codes(params["hand"])
+    cards.check_counts_from_deck(counts, rules.deck_counts, "params.hand")
+    return counts, trump, rules
 
 
 def _pair(values: Sequence[int]) -> tuple[int, int]:
@@ -385,12 +401,21 @@ class ReferenceEngine:
 
     def meld(self, params: Params) -> MeldAnswer:
         """The itemised meld of one hand (MELD-*)."""
-        rules = _rules(params)
-        trump = cards.suit_index(params["trump"])
-        counts = cards.to_counts(cards.parse_cards(params["hand"]))
-        cards.check_counts_from_deck(counts, rules.deck_counts, "params.hand")
-        found = meld.meld(counts, trump, rules)
+        found = meld.meld(*_meld_question(params))
         return {"total": found.total, "melds": [_meld_entry(item) for item in found.items]}
+
+    def meld_encoded(self, params: Params) -> sdk.Encoded:
+        """``meld``'s answer written straight to JSON from the meld counts, each entry's text
+        kept per distinct entry: no item objects, no dicts, no encoder walk per request."""
+        hand, trump, rules = _meld_question(params)
+        value = rules.meld_value
+        total = 0
+        entries = []
+        for meld_id, count, suit in meld._counts_of(hand, trump, rules):
+            points = value(meld_id, count)
+            total += points
+            entries.append(_meld_json(meld_id, count, suit, points))
+        return sdk.Encoded(f'{{"total":{total},"melds":[{",".join(entries)}]}}')
 
     def legal_plays(self, params: Params) -> CardsAnswer:
         """The cards a hand may play to a trick (PLAY-*)."""

@@ -68,7 +68,9 @@ def test_command(pytest_args: Sequence[str]) -> int:
         print(f"pinochle test: {multi.NO_RUNS_DIR}", file=sys.stderr)
         return multi.CANNOT_RUN
     if runs_dir is not None:
-        return multi.run_engines(engines or [""], rest, Path(runs_dir))
+        # No --engine: the reference engine (None), as in a run without --runs-dir.
+        chosen: list[str | None] = [*engines] or [None]
+        return multi.run_engines(chosen, rest, Path(runs_dir))
     return int(pytest.main([*args, *pytest_args]))
 
 

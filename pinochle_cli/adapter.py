@@ -9,6 +9,7 @@ Python: a small engine on the SDK (pinochle_cli/starters/python). Node: the ship
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 import shutil
 import sys
@@ -50,12 +51,16 @@ def write_starter(language: str, directory: Path) -> list[Path]:
     files = starter_files(language)
     for source in files:
         target = directory / source.name
-        if target.exists():
+        if os.path.lexists(target):  # a link too, even one to nowhere: never written through
             raise FileExistsError(f"{target} exists already: nothing written")
     directory.mkdir(parents=True, exist_ok=True)
     written = []
     for source in files:
-        written.append(Path(shutil.copyfile(source, directory / source.name)))
+        target = directory / source.name
+        # A new file (O_EXCL, which no link satisfies): one planted meanwhile is not followed.
+        with source.open("rb") as read, target.open("xb") as write:
+            shutil.copyfileobj(read, write)
+        written.append(target)
     return written
 
 

@@ -9,13 +9,32 @@ engine's (the highest: 0 green, 1 failures, 4 an engine cannot start).
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
+import signal
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from specdata.text import escaped
+
+PER_ENGINE_OUTPUTS = (
+    "--write-known-failures",
+    "--log-traffic",
+    "--junitxml",
+    "--junit-xml",
+    "--log-file",
+    "--report-log",
+    "--html",
+    "--json-report-file",
+)
+"""Options naming a file one run writes: with several engines each run gets its own file,
+``NAME.engine-N.SUFFIX`` beside the one given (one file for all, the last run would win)."""
+PR_SET_PDEATHSIG = 1
+"""prctl(2) option: the signal a process gets when the parent that started it dies."""
 NO_RUNS_DIR = (
     "several engines: name the folder for their runs (each engine's report and output, the site "
     "comparing them) with --runs-dir DIR"
@@ -51,14 +70,16 @@ def take_options(
     return found, rest
 
 
-def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -> int:
-    """Run the suite against each engine, build the site in ``out/site``; the worst status.
-    With ``--conformance-report FILE``, FILE is one combined report of every engine's run."""
+def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: Path) -> int:
+    """Run the suite against each engine (None: the reference engine), build the site in
+    ``out/site``; the worst status. With ``--conformance-report FILE``, FILE is one combined
+    report of every engine's run. Every report and log is this run's: those an earlier run left
+    under the same names are removed before any engine starts."""
     # Here: ``pinochle test`` imports late.
     import pytest
 
     from pinochle_adapters.processes import interrupt_on_sigterm
-    from pinochle_tools.site import build_site
+    from pinochle_tools.site import SiteFolderError, build_site, clear_site
     from pinochle_tools.site.reports import write_combined
     from pytest_pinochle.plugin import SECONDS_OPTIONS, seconds
     from specdata.files import folder_problem, output_problem
@@ -89,54 +110,125 @@ def run_engines(engines: Sequence[str], pytest_args: Sequence[str], out: Path) -
         return CANNOT_RUN
     reports = [out / f"engine-{n}.json" for n in range(1, len(engines) + 1)]
     logs = [out / f"engine-{n}.log" for n in range(1, len(engines) + 1)]
+    try:
+        for stale in [*reports, *logs]:
+            # The suite's own names in its runs folder: an earlier run's report must not pass
+            # for this one's (a link is removed, never followed); nor its site.
+            stale.unlink(missing_ok=True)
+        clear_site(out / "site")
+    except OSError as e:
+        print(
+            f"pinochle test: --runs-dir {out}: cannot remove {e.filename} ({e.strerror})",
+            file=sys.stderr,
+        )
+        return CANNOT_RUN
+    runs_args = [per_engine(rest, len(engines) > 1, n) for n in range(1, len(engines) + 1)]
+    if len(engines) > 1:
+        for name, path in _renamed(rest):
+            print(f"{name} {path}: one file per engine, {path.stem}.engine-N{path.suffix}")
     restore = interrupt_on_sigterm()
     try:
-        statuses = _run_all(engines, rest, reports, logs)
+        statuses = _run_all(engines, runs_args, reports, logs)
     finally:
         restore()
     worst = max(s or 0 for s in statuses)
     written = [r for r in reports if r.exists()]
     missing = [
-        {"command": engines[n], "exit_status": statuses[n] or 0, "output": str(logs[n])}
+        {"command": shown(engines[n]), "exit_status": statuses[n] or 0, "output": str(logs[n])}
         for n, report in enumerate(reports)
         if not report.exists()
     ]
     for entry in missing:
-        print(f"{entry['command']}: no report (see {entry['output']})")
+        print(f"{escaped(str(entry['command']))}: no report (see {entry['output']})")
     if combined is not None:
         write_combined(combined, written, worst, missing)
         print(f"wrote {combined} ({len(written)} engines)")
     if written:
-        build_site(written, out / "site")
+        try:
+            build_site(written, out / "site")
+        except SiteFolderError as e:
+            print(f"pinochle test: {e}", file=sys.stderr)
+            return max(worst, CANNOT_RUN)
         print(f"wrote {out / 'site' / 'index.html'} ({len(written)} engines)")
     return worst
 
 
+def shown(engine: str | None) -> str:
+    """An engine's command as the runs name it (the reference engine: ``reference``)."""
+    return "reference" if engine is None else engine
+
+
+def per_engine(args: Sequence[str], several: bool, n: int) -> list[str]:
+    """The run's arguments for engine ``n``: with several engines, each file option of
+    PER_ENGINE_OUTPUTS names ``NAME.engine-N.SUFFIX`` instead of ``NAME.SUFFIX``."""
+    if not several:
+        return list(args)
+    out: list[str] = []
+    items = iter(args)
+    for arg in items:
+        name = next((o for o in PER_ENGINE_OUTPUTS if arg == o or arg.startswith(f"{o}=")), None)
+        if name is None:
+            out.append(arg)
+            continue
+        value = arg.split("=", 1)[1] if "=" in arg else next(items, "")
+        path = Path(value)
+        out += [name, str(path.with_name(f"{path.stem}.engine-{n}{path.suffix}"))]
+    return out
+
+
+def _renamed(given: Sequence[str]) -> list[tuple[str, Path]]:
+    """The file options given that ``per_engine`` changes, each with its value."""
+    found, _ = take_options(given, PER_ENGINE_OUTPUTS)
+    return [(name, Path(value)) for name, values in found.items() for value in values]
+
+
+def _die_with_parent() -> None:
+    """In a run's child, before it starts: a SIGTERM when the parent dies (Linux), so a killed
+    ``pinochle test`` leaves no run going on (the run ends as interrupted, its engines stopped)."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+
+
 def _run_all(
-    engines: Sequence[str], pytest_args: Sequence[str], reports: list[Path], logs: list[Path]
+    engines: Sequence[str | None],
+    runs_args: Sequence[Sequence[str]],
+    reports: list[Path],
+    logs: list[Path],
 ) -> list[int | None]:
     """One ``pinochle test`` child per engine, as many at once as there are cores; their exit
     statuses. Interrupted (Ctrl-C, SIGTERM), it stops the runs under way with SIGTERM, which
-    each ends as an interrupted run, waits for them and lets the interrupt go on."""
+    each ends as an interrupted run (one that had the Ctrl-C too records it as a second
+    interrupt), waits for them and lets the interrupt go on."""
     parallel = max(1, min(len(engines), os.cpu_count() or 1))
     statuses: list[int | None] = [None] * len(engines)
     running: dict[int, subprocess.Popen[bytes]] = {}
     waiting = list(range(len(engines)))
+    linux = sys.platform.startswith("linux")
     try:
         while waiting or running:
             while waiting and len(running) < parallel:
                 n = waiting.pop(0)
-                command = [sys.executable, "-m", "pinochle_cli", "test", "--engine", engines[n]]
-                command += ["--conformance-report", str(reports[n]), *pytest_args]
-                with logs[n].open("wb") as log:
-                    running[n] = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
+                engine = engines[n]
+                command = [sys.executable, "-m", "pinochle_cli", "test"]
+                command += [] if engine is None else ["--engine", engine]
+                command += ["--conformance-report", str(reports[n]), *runs_args[n]]
+                # A new file (O_EXCL): never written through a link planted under its name.
+                with logs[n].open("xb") as log:
+                    running[n] = subprocess.Popen(
+                        command,
+                        stdout=log,
+                        stderr=subprocess.STDOUT,
+                        preexec_fn=_die_with_parent if linux else None,
+                    )
             for n, child in list(running.items()):
                 if child.poll() is not None:
                     # Killed by signal N (a negative code): 128 + N as a shell says, never green.
                     code = child.returncode
                     statuses[n] = code if code >= 0 else 128 - code
                     del running[n]
-                    print(f"{engines[n]}: exit {child.returncode}; {_last_line(logs[n])}")
+                    print(
+                        f"{escaped(shown(engines[n]))}: exit {code}; {escaped(_last_line(logs[n]))}"
+                    )
             time.sleep(0.1)
     except KeyboardInterrupt:
         for child in running.values():
@@ -149,5 +241,8 @@ def _run_all(
 
 def _last_line(path: Path) -> str:
     """The last non-empty line of a run's output: pytest's summary line."""
-    lines = [line.strip("= ") for line in path.read_text("utf-8", "replace").splitlines()]
+    with path.open("rb") as f:
+        f.seek(max(0, f.seek(0, os.SEEK_END) - 65536))  # its end: the summary is the last line
+        text = f.read().decode("utf-8", "replace")
+    lines = [line.strip("= ") for line in text.splitlines()]
     return next((line for line in reversed(lines) if line), "no output")

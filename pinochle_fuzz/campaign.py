@@ -213,10 +213,19 @@ def ask(engine: Engine, method: str, params: dict[str, Any]) -> Any:
     return translation.answer(answer) if isinstance(answer, dict) else answer
 
 
-def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
+@dataclass(frozen=True)
+class Errored:
+    """A question the engine failed to answer (a crash, a hang, a reply that breaks the
+    protocol): an engine fault, counted apart, never charged to a rule nor written as a case."""
+
+    reason: str
+
+
+def check(engine: Engine, question: Question) -> Disagreement | Skipped | Errored | None:
     """Ask ``engine`` and the reference; the disagreement, if any. A question the reference
     refuses (figures that cannot come from one hand) is not a disagreement, nor is one the
-    engine answers "unsupported" or its model cannot be asked (``Skipped``)."""
+    engine answers "unsupported" or its model cannot be asked (``Skipped``), nor one it fails to
+    answer at all (``Errored``)."""
     try:
         expect = expectation(question.method, reference_answer(question))
     except ValueError:
@@ -231,16 +240,14 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | None:
     except UnsupportedReply as err:
         return Skipped(f"unsupported: {err.reason}")
     except EngineError as err:
-        actual = {"error": err.reason}
-        mismatches = [Mismatch("answer", f"the engine failed to answer: {err.reason}")]
-    else:
-        mismatches = differences(question.method, expect, actual)
-        if not mismatches:
-            return None
+        return Errored(err.reason)
+    mismatches = differences(question.method, expect, actual)
+    if not mismatches:
+        return None
     return Disagreement(question, expect, actual, mismatches)
 
 
-def judged(engine: Engine, question: Question) -> Disagreement | Skipped | None:
+def judged(engine: Engine, question: Question) -> Disagreement | Skipped | Errored | None:
     """``check`` with the disagreement's rules filled in (the blame table)."""
     found = check(engine, question)
     if isinstance(found, Disagreement):
@@ -419,6 +426,10 @@ class Report:
     disagreed: Counter[str] = field(default_factory=Counter)
     skipped: Counter[str] = field(default_factory=Counter)
     """Questions per method the engine answered "unsupported" or its model cannot be asked."""
+    errored: Counter[str] = field(default_factory=Counter)
+    """Questions per method the engine failed to answer (``Errored``)."""
+    faults: list[str] = field(default_factory=list)
+    """The first few reasons it failed (MAX_FAULTS)."""
     rules: Counter[tuple[str, str]] = field(default_factory=Counter)
     """Disagreements per (variant, rule) they are charged to."""
     findings: list[Finding] = field(default_factory=list)
@@ -433,6 +444,8 @@ class Report:
         return self.rounds / asking if asking > 0 else 0.0
 
 
+MAX_FAULTS = 3
+"""Engine faults whose reason a campaign keeps."""
 MAX_SHRUNK = 20
 """Distinct rules shrunk in one campaign; further ones are only counted."""
 
@@ -476,6 +489,8 @@ def run(
             next_tick = now + 0.2
         target = targets[report.rounds % len(targets)]
         for method in methods:
+            if seconds is not None and time.perf_counter() - start >= seconds:
+                break  # a round of slow answers (an engine that hangs) keeps to the time too
             choices = RandomChoices(master.getrandbits(64))
             question = generate(method, target, choices)
             if on_question is not None:
@@ -484,6 +499,11 @@ def run(
             found = judged(engine, question)
             if isinstance(found, Skipped):
                 report.skipped[method] += 1
+                continue
+            if isinstance(found, Errored):
+                report.errored[method] += 1
+                if len(report.faults) < MAX_FAULTS:
+                    report.faults.append(f"{method}: {found.reason}")
                 continue
             if found is None:
                 continue

@@ -23,6 +23,7 @@ from pinochle_adapters.client import (
     open_in_process,
 )
 from pinochle_judge.cases import CaseError
+from specdata import escaped
 from specdata.files import folder_problem
 
 from . import campaign
@@ -198,12 +199,18 @@ def summary(report: Report, out: IO[str]) -> None:
         print(f"{'rule charged':<28} {'variant':<12} {'disagreements':>13}", file=out)
         for (variant, rule), count in report.rules.most_common():
             print(f"{rule:<28} {variant:<12} {count:>13}", file=out)
-    print(f"{'method':<14} {'asked':>9} {'disagreed':>10} {'skipped':>9}", file=out)
+    print(f"{'method':<14} {'asked':>9} {'disagreed':>10} {'skipped':>9} {'errored':>8}", file=out)
     for method, asked in report.asked.items():
         print(
-            f"{method:<14} {asked:>9} {report.disagreed[method]:>10} {report.skipped[method]:>9}",
+            f"{method:<14} {asked:>9} {report.disagreed[method]:>10} {report.skipped[method]:>9}"
+            f" {report.errored[method]:>8}",
             file=out,
         )
+    errored = sum(report.errored.values())
+    if errored:
+        # Engine faults, not rules broken: no case is written for them.
+        first = escaped(report.faults[0])
+        print(f"{errored} questions errored: the engine failed to answer ({first})", file=out)
     print(
         f"{report.rounds} hands in {report.seconds:.1f} s: {report.rate:.0f} hands/s "
         f"(shrinking {report.shrink_seconds:.1f} s not counted)",
@@ -295,4 +302,4 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
                 file=out,
             )
     summary(report, out)
-    return 1 if report.findings else 0
+    return 1 if report.findings or report.errored else 0

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from pinochle_adapters.client import Engine, load_server, open_engine, open_in_process
 
-from .campaign import Skipped, Target, declared_methods, judged, questions, targets
+from .campaign import Errored, Skipped, Target, declared_methods, judged, questions, targets
 
 ENGINE_VARIABLE = "PINOCHLE_FUZZ_ENGINE"
 """The engine's command line (``module:factory`` with PINOCHLE_FUZZ_IN_PROCESS=1)."""
@@ -53,6 +53,7 @@ def agrees(method: str, data: Any) -> None:
     found = judged(engine(), question)
     if isinstance(found, Skipped):
         return  # the engine answers "unsupported", or its model has no such call
+    assert not isinstance(found, Errored), f"{method}: the engine failed to answer: {found.reason}"
     assert found is None, f"{method} ({question.variant}, likely {found.rule}): " + "; ".join(
         str(m) for m in found.mismatches
     )

@@ -22,6 +22,7 @@ import specdata
 from pinochle_adapters import protocol
 from specdata import (
     FEATURES_DIR,
+    MAX_DATA_FILE_BYTES,
     SPEC_DIR,
     Checker,
     DataFileError,
@@ -33,6 +34,7 @@ from specdata import (
     shorten,
     shown,
 )
+from specdata.files import read_at_most
 
 from . import notation
 
@@ -349,9 +351,13 @@ def load_table(path: Path | str, store: Store | None = None) -> list[Case]:
     """
     path = Path(path)
     try:
-        digest = hashlib.blake2b(path.read_bytes(), digest_size=16).digest()
+        # At most the cap (a device or a pipe has no size): over it, the reader words the fault.
+        content = read_at_most(path, MAX_DATA_FILE_BYTES)
     except OSError:
+        content = None
+    if content is None:
         return _load_table(path)  # the reader words the fault
+    digest = hashlib.blake2b(content, digest_size=16).digest()
     key = (str(path.resolve()), shown_path(path), digest)
     if key not in _LOADED:
         if store is None:

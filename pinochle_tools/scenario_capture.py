@@ -38,6 +38,15 @@ COMPLETE_MELD_STEPS = frozenset({"meld_nothing_else"})
 """Then steps after which the melds named are the whole meld (the ``melds`` comparison)."""
 
 
+def _phrase_of(step_func: Any, step_func_args: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    """The step function and its arguments; for a step of a phrasebook (the suite's steps:
+    one pytest-bdd definition per keyword, features/steps/phrasebook.py), the phrase it spoke."""
+    phrase, args = step_func_args.get("phrase"), step_func_args.get("args")
+    if callable(phrase) and isinstance(args, dict):
+        return phrase, args
+    return step_func, step_func_args
+
+
 class CaptureError(RuntimeError):
     """The scenarios could not be captured; the message says which scenario and why."""
 
@@ -163,7 +172,7 @@ class Capture:
 
     def pytest_bdd_before_step_call(self, step: Any, step_func_args: dict[str, Any]) -> None:
         if self.current is not None:
-            self.current.step = (step, step_func_args)
+            self.current.step = (step, _phrase_of(None, step_func_args)[1])
             self.current.recorded = 0
 
     def pytest_bdd_after_step(
@@ -180,6 +189,7 @@ class Capture:
         if isinstance(situation, Situation) and current.questions:
             # Every field the Then steps of this question expect so far (``ask`` starts afresh).
             current.questions[-1].expect = copy.deepcopy(situation.expected)
+        step_func, step_func_args = _phrase_of(step_func, step_func_args)
         name = step_func.__name__
         if name in EACH_LENGTH_STEPS:
             path, arg = EACH_LENGTH_STEPS[name]

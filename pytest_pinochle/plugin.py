@@ -4,6 +4,7 @@ and the reporter. Inert in pytest runs that are not the suite: it only acts on t
 from __future__ import annotations
 
 import math
+import os
 import time
 from collections.abc import Callable, Generator
 from functools import cache
@@ -14,7 +15,7 @@ import pytest
 
 import specdata
 from pinochle_adapters.client import EngineError, UnsupportedReply
-from pinochle_adapters.processes import interrupt_on_sigterm
+from pinochle_adapters.processes import Interrupts
 from pinochle_judge.cases import TABLES_DIR
 from pinochle_judge.engines import REFERENCE_SHOWN, ModelledEngine
 from specdata import FEATURES_DIR
@@ -133,7 +134,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         metavar="PATH",
         default=None,
         help="write every case's outcome and the per-rule counts as JSON to PATH (a run cut "
-        "short writes it marked complete: false)",
+        "short writes it marked complete: false); written whole, so a link at PATH is replaced "
+        "by the file, never written through",
     )
 
 
@@ -183,8 +185,23 @@ def pytest_configure(config: pytest.Config) -> None:
         state_of(config).budget = budget
         state_of(config).deadline = time.monotonic() + budget
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
-    # A CI timeout's SIGTERM ends the run as Ctrl-C does: engines stopped, files left whole.
-    config.add_cleanup(interrupt_on_sigterm())
+    if any(config.getoption(name) not in (None, False) for name in PINOCHLE_RUN_OPTIONS):
+        catch_interrupts(config)
+
+
+PINOCHLE_RUN_OPTIONS = ("pinochle", "engine", "engine_server", "conformance_report", "log_traffic")
+"""Options that make a pytest session a run of the suite from its start (otherwise it is one
+once the suite's items are collected)."""
+
+
+def catch_interrupts(config: pytest.Config) -> None:
+    """For a run of the suite: SIGTERM (a CI timeout) ends it as Ctrl-C does, engines stopped and
+    files left whole, and every interrupt is recorded (``run_complete``); undone at the end.
+    A pytest session that is not a run of the suite keeps its signal handlers."""
+    state = state_of(config)
+    if state.interrupts is None:
+        state.interrupts = Interrupts().install()
+        config.add_cleanup(state.interrupts.restore)
 
 
 TRAFFIC_OUTPUT = "pinochle_traffic"
@@ -305,10 +322,18 @@ def pytest_collection_finish(session: pytest.Session) -> None:
     run with one error quoting its stderr, instead of one error per case."""
     if session.config.option.collectonly or not any(map(tags.is_suite_item, session.items)):
         return
+    catch_interrupts(session.config)
     try:
         state_of(session.config).engine()
     except EngineError as e:
-        raise pytest.UsageError(f"the engine under test cannot start:\n{e}") from None
+        report = session.config.getoption("conformance_report")
+        earlier = ""
+        if report and os.path.lexists(report):
+            # Nothing is judged, so nothing is written: what is there is not this run's.
+            earlier = (
+                f"\n--conformance-report {report}: not written; the file there is an earlier run's"
+            )
+        raise pytest.UsageError(f"the engine under test cannot start:\n{e}{earlier}") from None
 
 
 def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Item]) -> list[str]:

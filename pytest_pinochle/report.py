@@ -29,7 +29,7 @@ from specdata import suite_version
 from specdata.files import write_atomic
 
 from .driver import SITUATION_KEY, RuleMismatch, Situation
-from .session import state_of
+from .session import STATE_KEY, state_of
 from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, REACH_PROPERTY, CaseFailed, CaseItem
 from .tags import (
     FIXED_ATTR,
@@ -558,8 +558,18 @@ def unplaced_line(nodes: list[str]) -> str:
 
 def run_complete(session: pytest.Session) -> bool:
     """Whether a run went through its whole selection: it ended as passed or failed, and was
-    neither interrupted (Ctrl-C, SIGTERM, --run-timeout) nor stopped early (-x, --maxfail)."""
-    return session.exitstatus in COMPLETED and not session.shouldstop and not session.shouldfail
+    neither interrupted (Ctrl-C, SIGTERM, --run-timeout) nor stopped early (-x, --maxfail).
+
+    An interrupt is also read from the run's record of them: a second one arriving while pytest
+    handles the first leaves ``session.exitstatus`` as it was (OK) and would pass for complete."""
+    state = session.config.stash.get(STATE_KEY, None)
+    interrupted = state is not None and state.interrupts is not None and state.interrupts.count
+    return (
+        session.exitstatus in COMPLETED
+        and not interrupted
+        and not session.shouldstop
+        and not session.shouldfail
+    )
 
 
 def selection(config: pytest.Config) -> dict[str, Any]:

@@ -18,6 +18,7 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
+from pinochle_adapters.processes import Interrupts
 from pinochle_judge.engines import REFERENCE_SERVER, ModelledEngine, Reference
 from specdata.files import temporary_beside
 
@@ -50,6 +51,8 @@ class RunState:
     """``--run-timeout``: seconds the whole run may take (None: no limit)."""
     deadline: float | None = None
     """``time.monotonic()`` at which that budget is spent."""
+    interrupts: Interrupts | None = None
+    """The interrupts recorded since the run began (set once it is a run of the suite)."""
     _engine: ModelledEngine | None = None
     _reference: Reference | None = None
     _error: EngineError | None = None
@@ -149,7 +152,7 @@ class RunState:
 PROBE: dict[str, Any] = {"variant": "double-deck", "options": {}, "cards": [], "last_trick": False}
 """A harmless request that makes a client start its engine again, to learn why it cannot."""
 
-_STATE = pytest.StashKey[RunState]()
+STATE_KEY = pytest.StashKey[RunState]()
 
 
 def start_run(
@@ -160,17 +163,17 @@ def start_run(
     traffic_path: str | None = None,
 ) -> None:
     """Give ``config`` its run state."""
-    config.stash[_STATE] = RunState(command, timeout, validate, traffic_path)
+    config.stash[STATE_KEY] = RunState(command, timeout, validate, traffic_path)
 
 
 def state_of(config: pytest.Config) -> RunState:
     """The run state of ``config``."""
-    return config.stash[_STATE]
+    return config.stash[STATE_KEY]
 
 
 def end_run(config: pytest.Config, complete: bool = False) -> None:
     """Close the run's engine, if the run got as far as having one (``complete``: the run went
     through its whole selection, see ``RunState.close``)."""
-    state = config.stash.get(_STATE, None)
+    state = config.stash.get(STATE_KEY, None)
     if state is not None:
         state.close(complete)

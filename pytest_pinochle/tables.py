@@ -5,6 +5,7 @@ test item, asked of the engine and judged in its call phase.
 from __future__ import annotations
 
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +73,12 @@ class CaseFailed(AssertionError):
         self.mismatches = mismatches
 
 
+@cache  # a mark is an immutable value: one per rule ID or variant serves every case
+def _marked(name: str, value: str) -> pytest.MarkDecorator:
+    decorator: pytest.MarkDecorator = getattr(pytest.mark, name)(id=value)
+    return decorator
+
+
 class CaseItem(pytest.Item):
     """One table case: the engine is asked and its answer compared, both in the call phase."""
 
@@ -84,10 +91,10 @@ class CaseItem(pytest.Item):
         """The request line the engine received, byte for byte (None until one was sent)."""
         self.modelled: dict[str, object] | None = None
         """The expectation in the engine's declared model (``capabilities.expectation``)."""
-        self.add_marker(pytest.mark.rule(id=case.rule))
+        self.add_marker(_marked("rule", case.rule))
         for rule in case.uses:
-            self.add_marker(pytest.mark.uses(id=rule))
-        self.add_marker(pytest.mark.variant(id=case.variant))
+            self.add_marker(_marked("uses", rule))
+        self.add_marker(_marked("variant", case.variant))
         if case.negative:
             self.add_marker(pytest.mark.negative)
 

@@ -117,6 +117,21 @@ def to_counts(cards: Iterable[Card]) -> Counts:
     return tuple(counts)
 
 
+def counts_of_codes(text: str | Iterable[str]) -> Counts:
+    """``to_counts(parse_cards(text))`` without the list of kinds in between: the trusted fast
+    path for a list of canonical codes, the full grammar (and its errors) for anything else."""
+    if isinstance(text, list | tuple):
+        counts = [0] * NUM_KINDS
+        try:
+            for code in text:
+                counts[_CODE_TO_CARD[code]] += 1
+        except (KeyError, TypeError):
+            pass  # parse_cards words the fault
+        else:
+            return tuple(counts)
+    return to_counts(parse_cards(text))
+
+
 def from_counts(counts: Sequence[int]) -> list[Card]:
     """The card kinds of a count vector, in canonical order (spades first, Ace first)."""
     return [c for c in range(NUM_KINDS) for _ in range(counts[c])]

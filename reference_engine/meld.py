@@ -29,6 +29,7 @@ from .cards import (
 from .variants import Rules
 
 _RUN_RANKS = (ACE, TEN, KING, QUEEN, JACK)
+assert tuple(range(ACE, JACK + 1)) == _RUN_RANKS, "_counts_of slices the run's ranks"
 _AROUNDS = (
     ("aces_around", ACE),
     ("kings_around", KING),
@@ -76,7 +77,7 @@ def _counts_of(hand: Counts, trump: int, rules: Rules) -> list[tuple[str, int, i
     found: list[tuple[str, int, int | None]] = []
     base = trump * 6
     # MELD-RUN: A T K Q J of trumps; as many runs as the scarcest of those ranks allows.
-    runs = min(hand[base + r] for r in _RUN_RANKS)
+    runs = min(hand[base + ACE : base + JACK + 1])  # the run's ranks are A..J, side by side
     if runs:
         found.append(("run", runs, trump))
     # MELD-ROYAL-MARRIAGE: K-Q of trumps not already inside a run (MELD-TYPES); with
@@ -104,7 +105,7 @@ def _counts_of(hand: Counts, trump: int, rules: Rules) -> list[tuple[str, int, i
         found.append(("pinochle", pinochles, None))
     # MELD-AROUNDS: the rank in every suit; tens around score nothing (MELD-TENS-AROUND).
     for meld_id, rank in _AROUNDS:
-        around = min(hand[rank], hand[6 + rank], hand[12 + rank], hand[18 + rank])
+        around = min(hand[rank::6])  # the rank in each suit (kind = suit * 6 + rank)
         if around:
             found.append((meld_id, around, None))
     return found

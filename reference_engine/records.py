@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from specdata import checker, shorten, shown
-from specdata.files import unreadable
+from specdata.files import read_at_most, size_over, unreadable
 from specdata.schemas import ValidationError
 
 from .actions import parse, text
@@ -77,12 +77,13 @@ def load(path: Path | str) -> dict[str, Any]:
     one line naming the file (and the line, for text that is not UTF-8 or not JSON)."""
     path = Path(path)
     try:
-        size = path.stat().st_size
-        if size > MAX_RECORD_BYTES:
-            raise RecordError(f"{path}: {size} bytes: a record may hold {MAX_RECORD_BYTES}")
-        raw = path.read_bytes()
+        read = read_at_most(path, MAX_RECORD_BYTES)
     except OSError as err:
         raise RecordError(f"{path}: {unreadable(path, err)}") from None
+    if read is None:
+        size = size_over(path, MAX_RECORD_BYTES)
+        raise RecordError(f"{path}: {size}: a record may hold {MAX_RECORD_BYTES}")
+    raw = read
     try:
         content = raw.decode("utf-8")
     except UnicodeDecodeError as err:

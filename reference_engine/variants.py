@@ -148,7 +148,9 @@ def load_rules(variant: str, options: Mapping[str, object] | None = None) -> Rul
     """The rules of a variant with options applied. Unknown names or values list the valid ones."""
     if not isinstance(variant, str):
         raise VariantError(f"variant must be a string, got {shown(variant)}")
-    key = tuple(sorted((str(k), option_text(v)) for k, v in (options or {}).items()))
+    if not options:
+        return _load_rules(variant, ())
+    key = tuple(sorted((str(k), option_text(v)) for k, v in options.items()))
     return _load_rules(variant, key)
 
 

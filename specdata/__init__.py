@@ -33,7 +33,7 @@ from .paths import (
 )
 from .rules import AUCTION_PRECEDENCE, RULE_ID, rule_ids
 from .schemas import Checker, checker, load_schema
-from .text import shorten, shown
+from .text import escaped, shorten, shown
 from .variants import (
     VARIANT_SCHEMA,
     Option,
@@ -86,6 +86,7 @@ __all__ = [
     "check",
     "check_variants",
     "checker",
+    "escaped",
     "is_card",
     "load_schema",
     "load_variant",

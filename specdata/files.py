@@ -13,7 +13,34 @@ import os
 import secrets
 from pathlib import Path
 
-__all__ = ["folder_problem", "output_problem", "temporary_beside", "unreadable", "write_atomic"]
+__all__ = [
+    "folder_problem",
+    "output_problem",
+    "read_at_most",
+    "size_over",
+    "temporary_beside",
+    "unreadable",
+    "write_atomic",
+]
+
+
+def read_at_most(path: str | Path, limit: int) -> bytes | None:
+    """The file's bytes, or None when it holds more than ``limit``: at most ``limit + 1`` bytes
+    are read, so the cap holds for a device (``/dev/zero``) or a pipe (``<(zcat ...)``), whose
+    size the file system does not know. OSError as ``open`` raises it."""
+    with open(path, "rb") as f:
+        data = f.read(limit + 1)
+    return None if len(data) > limit else data
+
+
+def size_over(path: str | Path, limit: int) -> str:
+    """The size of a file ``read_at_most`` found over ``limit``, for a message: ``N bytes`` for
+    a regular file, ``more than LIMIT bytes`` for a device or a pipe."""
+    try:
+        size = os.stat(path).st_size
+    except OSError:
+        size = 0
+    return f"{size} bytes" if size > limit else f"more than {limit} bytes"
 
 
 def temporary_beside(path: Path) -> Path:

@@ -3,7 +3,18 @@
 
 from __future__ import annotations
 
-__all__ = ["shorten", "shown"]
+import re
+
+__all__ = ["escaped", "shorten", "shown"]
+
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def escaped(text: str) -> str:
+    """``text`` with every C0 and C1 control character (ESC, BEL, newline...) written as
+    ``\\xNN``: a name from an engine or a file never moves the cursor, sets a window title or
+    writes the clipboard (OSC 52) of the terminal it is printed to."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 def shorten(text: str, limit: int, *, count: bool = True, quote: bool = False) -> str:

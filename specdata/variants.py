@@ -9,7 +9,7 @@ from __future__ import annotations
 import copy
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -58,7 +58,12 @@ def option_text(value: object) -> str:
 
 def variant_path(variant: object) -> Path | None:
     """``spec/variants/<variant>.yaml``, or None when no variant has that id."""
-    return paths.VARIANTS_DIR / f"{variant}.yaml" if variant in variant_ids() else None
+    return _path_in(paths.VARIANTS_DIR, variant) if isinstance(variant, str) else None
+
+
+@lru_cache(maxsize=64)  # the ids asked are the few variants: a Path built once, not once a case
+def _path_in(directory: Path, variant: str) -> Path | None:
+    return directory / f"{variant}.yaml" if variant in _variant_ids_in(directory) else None
 
 
 def _frozen(value: Any) -> Any:

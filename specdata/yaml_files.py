@@ -4,12 +4,14 @@ too deep, a schema fault), never a traceback from inside the parser."""
 
 from __future__ import annotations
 
+import re
+import sys
 from pathlib import Path
 from typing import Any
 
 import yaml
 
-from .files import unreadable
+from .files import read_at_most, size_over, unreadable
 from .schemas import checker
 from .text import shown
 
@@ -108,6 +110,17 @@ def _check_shape(text: str, where: Path) -> None:
         parser.dispose()
 
 
+def _limit_place(path: Path, text: str) -> str:
+    """``path:line`` of the first integer too long for Python to convert (``path`` alone when
+    there is none): where a library's limit was met."""
+    digits = sys.get_int_max_str_digits() if hasattr(sys, "get_int_max_str_digits") else 0
+    if digits:
+        found = re.search(rf"[-+]?[0-9_]{{{digits + 1},}}", text)
+        if found:
+            return f"{path}:{text.count(chr(10), 0, found.start()) + 1}"
+    return str(path)
+
+
 def _yaml_fault(path: Path, error: yaml.YAMLError) -> DataFileError:
     mark = getattr(error, "problem_mark", None)
     where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
@@ -120,14 +133,14 @@ def _yaml_fault(path: Path, error: yaml.YAMLError) -> DataFileError:
 def _read_text(path: Path) -> str:
     """The file's text; DataFileError naming the file (and the line of a byte not UTF-8)."""
     try:
-        size = path.stat().st_size
-        if size > MAX_DATA_FILE_BYTES:
-            raise DataFileError(
-                f"{path}: {size} bytes: a data file may hold at most {MAX_DATA_FILE_BYTES} bytes"
-            )
-        raw = path.read_bytes()
+        raw = read_at_most(path, MAX_DATA_FILE_BYTES)
     except OSError as e:
         raise DataFileError(f"{path}: {unreadable(path, e)}") from None
+    if raw is None:
+        size = size_over(path, MAX_DATA_FILE_BYTES)
+        raise DataFileError(
+            f"{path}: {size}: a data file may hold at most {MAX_DATA_FILE_BYTES} bytes"
+        )
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -156,6 +169,10 @@ def load_yaml_node(path: Path, schema_name: str | None = None) -> tuple[Any, yam
             loader.dispose()
     except yaml.YAMLError as e:
         raise _yaml_fault(path, e) from None
+    except ValueError as e:
+        # The loader's own limits (an integer of more digits than Python converts): one line
+        # naming the file and the line of the value.
+        raise DataFileError(f"{_limit_place(path, text)}: {e}") from None
     if schema_name is not None:
         check(data, schema_name, path, node)
     return data, node

@@ -54,3 +54,15 @@ def test_the_node_starter_passes_the_smoke_command(tmp_path: Path) -> None:
     assert main(["adapter", "new", "node", str(tmp_path / "mine")]) == 0
     done = smoke_command(command_for("node", tmp_path / "mine"))
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_link_named_like_a_starter_file_is_not_written_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Even a link to nowhere: the starter is never written where the link points."""
+    elsewhere, folder = tmp_path / "elsewhere" / "target.py", tmp_path / "eng"
+    folder.mkdir()
+    (folder / "my_engine.py").symlink_to(elsewhere)
+    assert main(["adapter", "new", "python", str(folder)]) == 2
+    assert "exists already" in capsys.readouterr().err
+    assert not elsewhere.exists() and not elsewhere.parent.exists()

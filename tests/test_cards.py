@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,6 +15,7 @@ from reference_engine.cards import (
     card_symbol,
     check_deal,
     check_from_deck,
+    counts_of_codes,
     deal,
     deck,
     format_cards,
@@ -116,3 +119,19 @@ def test_check_from_deck_names_the_card() -> None:
         check_from_deck(parse_cards("9h"), dd, "hand")
     with pytest.raises(CardError, match="5 copies of Qs, but the deck has 4"):
         check_from_deck(parse_cards("Qs") * 5, dd, "hand")
+
+
+@pytest.mark.parametrize(
+    "codes", [["Ah", "Ah", "9s"], ("Kd", "Qs"), "AhAh 9s", ["Ah", "10h", "A♥"], []]
+)
+def test_counting_codes_is_counting_the_parsed_cards(codes: Any) -> None:
+    assert counts_of_codes(codes) == to_counts(parse_cards(codes))
+
+
+@pytest.mark.parametrize("codes", [["Ah", "Zz"], ["Ah", 3], "Ah Zz"])
+def test_counting_bad_codes_names_the_bad_card_as_parsing_does(codes: Any) -> None:
+    with pytest.raises(CardError) as counted:
+        counts_of_codes(codes)
+    with pytest.raises(CardError) as parsed:
+        parse_cards(codes)
+    assert str(counted.value) == str(parsed.value)

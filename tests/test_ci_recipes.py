@@ -108,3 +108,42 @@ def test_pinochle_prints_where_the_recipes_are(capsys: pytest.CaptureFixture[str
     assert main(["adapter", "path", "ci"]) == 0
     folder = Path(capsys.readouterr().out.strip())
     assert sorted(p.name for p in folder.iterdir()) == sorted([RECIPE.name, WORKFLOW.name])
+
+
+FAKE_PINOCHLE = """#!/bin/sh
+# A stand-in for pinochle: logs each call's arguments, one a line; its test cannot start.
+for arg in "$@"; do printf '%s\\n' "$arg"; done >> calls.log
+echo --- >> calls.log
+case "$1" in
+    --version) echo "pinochle 0" ;;
+    test) exit 4 ;;
+esac
+exit 0
+"""
+
+
+def test_the_recipe_passes_quoted_arguments_and_never_keeps_an_earlier_badge(
+    tmp_path: Path,
+) -> None:
+    """``pinochle test`` cannot start (exit 4, no report): the report and badge of the run
+    before are not published as this one's; PINOCHLE_ARGS keeps a quoted argument whole."""
+    bin_folder = tmp_path / "bin"
+    bin_folder.mkdir()
+    fake = bin_folder / "pinochle"
+    fake.write_text(FAKE_PINOCHLE, encoding="utf-8")
+    fake.chmod(0o755)
+    out = tmp_path / "conformance"
+    out.mkdir()
+    (out / "report.json").write_text("{}", encoding="utf-8")
+    (out / "badge.svg").write_text("<svg>492/492 passed</svg>", encoding="utf-8")
+    env = {"PATH": os.pathsep.join([str(bin_folder), "/usr/bin", "/bin"]), "HOME": str(tmp_path)}
+    env |= {"ENGINE": "my engine", "PINOCHLE_ARGS": "-k 'meld and run' -m \"rule(id='X')\""}
+    done = subprocess.run(
+        ["sh", str(RECIPE)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 4, done.stdout + done.stderr
+    assert not (out / "report.json").exists() and not (out / "badge.svg").exists()
+    calls = (tmp_path / "calls.log").read_text(encoding="utf-8").split("---\n")
+    test_call = next(c.splitlines() for c in calls if c.startswith("test\n"))
+    assert test_call[-4:] == ["-k", "meld and run", "-m", "rule(id='X')"]
+    assert "report" not in [c.splitlines()[0] for c in calls if c.strip()]

@@ -406,3 +406,25 @@ def test_out_naming_a_file_is_refused_before_the_campaign(tmp_path: Path) -> Non
     argv = ["--engine", REFERENCE, "--in-process", "--hands", "5", "--out", str(taken)]
     assert cli.main(argv, io.StringIO()) == 2
     assert taken.read_text(encoding="utf-8") == "keep me"
+
+
+class NotJson:
+    """An in-process engine that answers initialize, then every question with a line that is
+    not JSON."""
+
+    def __init__(self) -> None:
+        self.reference = load_server(REFERENCE)
+
+    def handle_line(self, line: str) -> str:
+        if '"initialize"' in line:
+            return str(self.reference.handle_line(line))
+        return "not json"
+
+
+def test_an_engine_that_fails_to_answer_is_an_error_not_a_finding() -> None:
+    """A fault of the engine (here a reply that is not JSON) is counted as errored, charged to no
+    rule and written as no case: the rules it plays are not what failed."""
+    with open_in_process(NotJson(), timeout=5) as engine:
+        report = campaign.run_declared(engine, 3, hands=2)
+    assert sum(report.errored.values()) > 0 and report.faults
+    assert not report.findings and not report.rules and not report.disagreed

@@ -15,7 +15,6 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from subprocess import PIPE
 from typing import Any
 
 import pytest
@@ -57,10 +56,12 @@ def broken(script: str, *args: str) -> str:
     return " ".join([PYTHON, shlex.quote(str(BROKEN / script)), *map(shlex.quote, args)])
 
 
-def python_child(*args: str) -> subprocess.CompletedProcess[str]:
+def python_child(
+    *args: str, extra: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
     """``python ARGS`` in the repository, its output captured, in an environment without what an
-    xdist worker running this test exports (``suite_runs.child_environment``)."""
-    environ = child_environment()
+    xdist worker running this test exports (``suite_runs.child_environment``), plus ``extra``."""
+    environ = {**child_environment(), **(extra or {})}
     return subprocess.run(
         [sys.executable, *args],
         cwd=ROOT,
@@ -173,6 +174,35 @@ def test_an_interrupted_run_writes_a_partial_report_and_leaves_the_other_files(
     site = load_run(report)
     assert "partial run" in site.label and 'passed"' not in badge_svg(site)
     assert "#2e7d32" not in badge_svg(site)  # never the green of a passing run
+
+
+@pytest.mark.slow
+def test_interrupts_that_follow_the_first_lose_nothing(tmp_path: Path) -> None:
+    """A second and third interrupt 20 ms apart, while pytest handles the first (a Ctrl-C
+    pressed twice, the SIGTERM after a Ctrl-C): the run is still interrupted, its report partial,
+    the known-failures list (written, not read) and the traffic log as they were."""
+    report, listed, traffic = tmp_path / "r.json", tmp_path / "k.yaml", tmp_path / "t.log"
+    listed.write_text(LISTED, encoding="utf-8")
+    traffic.write_text("earlier\n", encoding="utf-8")
+    done = suite(
+        "-k",
+        "meld",
+        "--variant",
+        "double-deck",
+        "--engine",
+        broken("interrupt_run.py", "5", "SIGINT,SIGTERM,SIGINT"),
+        "--conformance-report",
+        str(report),
+        "--write-known-failures",
+        str(listed),
+        "--log-traffic",
+        str(traffic),
+    )
+    assert done.returncode == 2, done.stdout[-2000:]
+    document = json.loads(report.read_text(encoding="utf-8"))
+    assert document["complete"] is False and document["exit_status"] == 2
+    assert listed.read_text(encoding="utf-8") == LISTED
+    assert traffic.read_text(encoding="utf-8") == "earlier\n"
 
 
 @pytest.mark.slow
@@ -470,42 +500,6 @@ def test_a_daemon_left_by_the_engine_does_not_outlive_it(tmp_path: Path) -> None
 
 def environment(pid: int) -> list[bytes]:
     return Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
-
-
-@linux_only
-@pytest.mark.slow
-def test_a_daemon_without_the_mark_or_the_session_is_reaped_by_the_subreaper(
-    tmp_path: Path,
-) -> None:
-    """The daemon left its session and dropped the mark with its whole environment: no scan can
-    tell it is the engine's, but as an orphan it came back to this process, which takes it."""
-    pid_file = tmp_path / "daemon.pid"
-    with open_engine(broken("unmarked_daemon.py", str(pid_file)), timeout=5) as engine:
-        engine.call("meld", MELD)
-        daemon = int(pid_file.read_text(encoding="utf-8"))
-        assert alive(daemon) and not any(v.startswith(b"PINOCHLE") for v in environment(daemon))
-        stat = Path(f"/proc/{daemon}/stat").read_text().rsplit(")", 1)[1].split()
-        assert int(stat[3]) == daemon  # a session of its own
-    assert gone(lambda: [daemon])
-    assert not Path(f"/proc/{daemon}").exists()  # reaped, not left a zombie
-
-
-@linux_only
-@pytest.mark.slow
-def test_the_subreaper_leaves_the_children_it_started_itself(tmp_path: Path) -> None:
-    """A child this process started (not an engine) is neither killed nor reaped when the engines
-    stop: its owner still gets its exit status."""
-    with open_engine(broken("unmarked_daemon.py", str(tmp_path / "d.pid")), timeout=5) as e:
-        e.call("meld", MELD)
-        # Started after the engine, as an orphan of it would be: only being ours spares it.
-        own = subprocess.Popen(
-            [PYTHON, "-c", "import sys; sys.stdin.read(); sys.exit(7)"], stdin=PIPE
-        )
-    try:
-        assert processes.reap_orphans() == [] and own.poll() is None
-    finally:
-        own.communicate(b"")
-    assert own.returncode == 7
 
 
 @linux_only

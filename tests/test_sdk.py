@@ -10,11 +10,14 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pinochle_adapters import protocol
 from pinochle_adapters.reference import ReferenceEngine, server
-from pinochle_adapters.sdk import InvalidParams, Server
+from pinochle_adapters.sdk import Encoded, InvalidParams, Server, encoded_handlers
 from reference_engine.errors import IllegalAction
+from tests.strategies import suits
 
 
 def codes(text: str) -> list[str]:
@@ -391,3 +394,79 @@ def test_refused_call_rule_follows_the_spec_order() -> None:
     assert refused_call_rule(["AUCTION-HIGHER", "AUCTION-STEP"]) == "AUCTION-HIGHER"
     with pytest.raises(ValueError, match="no auction rule"):
         refused_call_rule({"PLAY-TURN"})
+
+
+# --- the trusted fast path: a result the engine wrote as JSON itself ------------------------------
+
+
+def _meld_questions() -> list[tuple[str, dict[str, str]]]:
+    """Every variant with its defaults and with each single option value switched on."""
+    from reference_engine.variants import variant_ids, variant_options
+
+    out: list[tuple[str, dict[str, str]]] = []
+    for variant in variant_ids():
+        out.append((variant, {}))
+        for name, opt in variant_options(variant).items():
+            out += [(variant, {name: c}) for c in opt["choices"] if c != opt["default"]]
+    return out
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(_meld_questions()), st.randoms(use_true_random=False), suits)
+def test_the_encoded_meld_is_the_meld_encoded(
+    question: tuple[str, dict[str, str]], rng: Any, trump: int
+) -> None:
+    from reference_engine.cards import SUITS, card_code
+    from reference_engine.variants import load_rules
+
+    variant, options = question
+    deck = list(load_rules(variant, options).deck_cards)
+    rng.shuffle(deck)
+    size = rng.randrange(len(deck) // 2 + 1)
+    params = {"variant": variant, "options": options, "trump": SUITS[trump],
+              "hand": [card_code(c) for c in deck[:size]]}  # fmt: skip
+    engine = ReferenceEngine()
+    fast = engine.meld_encoded(params)
+    assert isinstance(fast, Encoded)
+    assert fast == protocol.encode(dict(engine.meld(params)))
+
+
+@pytest.mark.parametrize("request_id", [7, -1, "seven", 'a "quoted" \u00e9 id'])
+def test_a_spliced_result_line_is_the_encoded_response(request_id: int | str) -> None:
+    result = {"total": 4, "melds": []}
+    spliced = protocol.result_line(request_id, protocol.encode(result))
+    assert spliced == protocol.encode(protocol.result_response(request_id, result))
+
+
+def test_a_subclass_overriding_a_method_is_answered_by_its_override() -> None:
+    class NoMeld(ReferenceEngine):
+        def meld(self, params: dict[str, Any]) -> Any:
+            return {"total": 0, "melds": []}
+
+    class Fast(ReferenceEngine):
+        pass
+
+    hand = codes("Ah Th Kh Qh Jh")
+    assert ask(Server(NoMeld()), meld_request(hand))["result"] == {"total": 0, "melds": []}
+    assert ask(Server(Fast()), meld_request(hand))["result"]["total"] == 16
+    assert encoded_handlers(NoMeld(), ["meld"]) == {}
+    assert set(encoded_handlers(Fast(), ["meld"])) == {"meld"}
+    patched = ReferenceEngine()
+    patched.meld = lambda params: {"total": 1, "melds": []}  # type: ignore[method-assign]
+    assert ask(Server(patched), meld_request(hand))["result"] == {"total": 1, "melds": []}
+
+
+def test_an_encoded_result_with_a_lone_surrogate_is_an_internal_error() -> None:
+    class Sloppy:
+        variants: ClassVar = {"double-deck": {}}
+
+        def card_points(self, params: dict[str, Any]) -> dict[str, Any]:
+            return {"points": 0}
+
+        def card_points_encoded(self, params: dict[str, Any]) -> Encoded:
+            return Encoded('{"points":"\ud800"}')
+
+    server = Server(Sloppy(), log=io.StringIO())
+    params = {"variant": "double-deck", "options": {}, "cards": [], "last_trick": False}
+    code, _ = error_of(ask(server, protocol.request(1, "card_points", params)))
+    assert code == protocol.INTERNAL_ERROR

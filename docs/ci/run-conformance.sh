@@ -18,7 +18,8 @@
 #   KNOWN_FAILURES    the known-failures file (default known-failures.yaml; used if it exists;
 #                     write it once with: pinochle test --engine ... --write-known-failures FILE)
 #   OUT               where the report, the site and the badge go (default conformance)
-#   PINOCHLE_ARGS     more options for pinochle test (e.g. --variant double-deck)
+#   PINOCHLE_ARGS     more options for pinochle test, quoted as in a shell (e.g. --variant
+#                     double-deck -m "rule(id='PLAY-CRAWL')")
 set -eu
 
 : "${ENGINE:?set ENGINE to the command that starts your engine}"
@@ -50,9 +51,11 @@ set -- --engine "$ENGINE" --conformance-report "$OUT/report.json"
 if [ -n "$KNOWN_FAILURES" ] && [ -f "$KNOWN_FAILURES" ]; then
     set -- "$@" --known-failures "$KNOWN_FAILURES"
 fi
+eval "set -- \"\$@\" $PINOCHLE_ARGS"  # shell words: a quoted argument stays one
+# An earlier run's report and badge never pass for this run's (a run that cannot start writes none).
+rm -f "$OUT/report.json" "$OUT/badge.svg"
 status=0
-# shellcheck disable=SC2086 # PINOCHLE_ARGS is a list of options
-pinochle test "$@" $PINOCHLE_ARGS || status=$?
+pinochle test "$@" || status=$?
 
 # The report and the site are written whatever the verdict: they say what failed.
 if [ -f "$OUT/report.json" ]; then

@@ -18,11 +18,16 @@ from __future__ import annotations
 
 import re
 
-from pytest_bdd import given, parsers, when
+from pytest_bdd import parsers
 
 from pinochle_judge import notation
 from pytest_pinochle.driver import Situation
 from specdata import variant_ids
+
+from .phrasebook import Phrasebook
+from .when import when
+
+given = Phrasebook("given")
 
 INT = r"-?\d+"
 

@@ -34,11 +34,15 @@ Grammar:
 
 from __future__ import annotations
 
-from pytest_bdd import parsers, then
+from pytest_bdd import parsers
 
 from pinochle_judge import notation, wording
 from pytest_pinochle.driver import Situation, card_list, items
 from specdata import RULE_ID
+
+from .phrasebook import Phrasebook
+
+then = Phrasebook("then")
 
 INT = r"-?\d+"
 RULE = rf"(?P<rule>{RULE_ID.pattern})"

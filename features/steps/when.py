@@ -24,10 +24,14 @@ from __future__ import annotations
 
 import re
 
-from pytest_bdd import parsers, when
+from pytest_bdd import parsers
 
 from pinochle_judge import notation
 from pytest_pinochle.driver import Situation
+
+from .phrasebook import Phrasebook
+
+when = Phrasebook("when")
 
 CALL = re.compile(r"seat (?P<seat>\d) (?:bids (?P<bid>\d+)|(?P<pass>passes))")
 OUTCOME = r"played|thrown_in|no_marriage|meld_short"

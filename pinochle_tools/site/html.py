@@ -20,7 +20,6 @@ from markupsafe import Markup
 
 from pinochle_judge import notation
 from specdata import SUIT_NAMES, SUIT_SYMBOLS, card_codes
-from specdata.files import write_atomic
 
 from .reports import STATUSES, shown
 
@@ -385,5 +384,13 @@ def environment() -> jinja2.Environment:
     return env
 
 
-def render(env: jinja2.Environment, template: str, path: Path, **context: Any) -> None:
-    write_atomic(path, env.get_template(template).render(**context))
+def render(
+    env: jinja2.Environment,
+    template: str,
+    site: dict[str, str | bytes],
+    name: str,
+    /,
+    **context: Any,
+) -> None:
+    """Render ``template`` as the page ``name`` of the site being made (``folder.write_site``)."""
+    site[name] = env.get_template(template).render(**context)

@@ -19,10 +19,10 @@ from markupsafe import Markup
 
 from pinochle_judge.counts import JUDGED, LEGEND
 from specdata import variant_ids
-from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 
 from .changes import KINDS, SAYS, compare, same_engine
+from .folder import write_site
 from .html import TEMPLATES, Links, environment, markdown_html, render
 from .reports import (
     STATUSES,
@@ -139,9 +139,11 @@ def badge_svg(run: EngineRun) -> str:
 def build_site(reports: list[Path], out: Path) -> None:
     """Write the conformance site of ``reports`` (single reports, one per engine, or combined
     reports of several) into ``out``: index.html (per variant a matrix of rules x engines),
-    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css; pages and badges an earlier
-    site left there (an engine no longer reported) are removed. Raises ReportError naming a file
-    that is not a conformance report."""
+    rules/ID.html, engines/SLUG.html, badges/SLUG.svg, style.css (and changes.html for two runs
+    of one engine); the files an earlier site wrote there (its manifest's) and this one does not
+    are removed, nothing else (``folder.write_site``). Raises ReportError naming a file that is
+    not a conformance report, SiteFolderError naming a file of ``out`` the site would replace
+    without having written it."""
     if not reports:
         raise ReportError("no report given: pass one or more --conformance-report files")
     runs = [run for p in reports for run in load_runs(Path(p))]
@@ -181,10 +183,7 @@ def build_site(reports: list[Path], out: Path) -> None:
         for variant in variants
     ]
     env = environment()
-    out.mkdir(parents=True, exist_ok=True)
-    for sub in ("rules", "engines", "badges"):
-        (out / sub).mkdir(exist_ok=True)
-    write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
+    pages: dict[str, str | bytes] = {"style.css": (TEMPLATES / "style.css").read_text("utf-8")}
     common = {"runs": runs, "catalogue": catalogue, "legend": LEGEND, "table": None}
     links = Links(root="../", rules=frozenset(rule_ids))
     failures = what_fails(runs, by_rule_variant, rule_ids, variants, catalogue)
@@ -195,7 +194,8 @@ def build_site(reports: list[Path], out: Path) -> None:
         render(
             env,
             "changes.html.j2",
-            out / "changes.html",
+            pages,
+            "changes.html",
             root="",
             diff=changes,
             anchors=anchors,
@@ -203,12 +203,11 @@ def build_site(reports: list[Path], out: Path) -> None:
             says=SAYS,
             **common,
         )
-    elif (out / "changes.html").is_file():
-        (out / "changes.html").unlink()  # an earlier site's comparison of other runs
     render(
         env,
         "index.html.j2",
-        out / "index.html",
+        pages,
+        "index.html",
         root="",
         matrices=matrices,
         failures=failures,
@@ -233,7 +232,8 @@ def build_site(reports: list[Path], out: Path) -> None:
         render(
             env,
             "rule.html.j2",
-            out / "rules" / f"{rule}.html",
+            pages,
+            f"rules/{rule}.html",
             root="../",
             rule_id=rule,
             rule=known,
@@ -251,7 +251,8 @@ def build_site(reports: list[Path], out: Path) -> None:
         render(
             env,
             "engine.html.j2",
-            out / "engines" / f"{run.slug}.html",
+            pages,
+            f"engines/{run.slug}.html",
             root="../",
             run=run,
             bad=bad,
@@ -260,16 +261,8 @@ def build_site(reports: list[Path], out: Path) -> None:
             ],
             **common,
         )
-        write_atomic(out / "badges" / f"{run.slug}.svg", badge_svg(run))
-    written = {
-        *(out / "rules" / f"{rule}.html" for rule in rule_ids),
-        *(out / "engines" / f"{run.slug}.html" for run in runs),
-        *(out / "badges" / f"{run.slug}.svg" for run in runs),
-    }
-    for sub, suffix in (("rules", ".html"), ("engines", ".html"), ("badges", ".svg")):
-        for page in (out / sub).iterdir():
-            if page.suffix == suffix and page not in written:
-                page.unlink()
+        pages[f"badges/{run.slug}.svg"] = badge_svg(run)
+    write_site(out, pages)
 
 
 def what_fails(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -19,8 +19,8 @@ from typing import Any
 
 from pinochle_judge.cases import Case, load_cases
 from pinochle_judge.counts import Count
-from specdata import Checker, load_schema, shorten, variant_ids
-from specdata.files import unreadable, write_atomic
+from specdata import Checker, escaped, load_schema, shorten, variant_ids
+from specdata.files import read_at_most, size_over, unreadable, write_atomic
 
 from ..catalogue import feature_paths, feature_scenarios
 
@@ -153,19 +153,17 @@ def _slug(text: str) -> str:
 def _read(path: Path) -> Any:
     """A report file's JSON; ReportError naming the file when it cannot be read as JSON."""
     try:
-        size = path.stat().st_size
-        text = path.read_text(encoding="utf-8") if size <= REPORT_LIMIT else None
-        document: Any = None if text is None else json.loads(text)
+        raw = read_at_most(path, REPORT_LIMIT)
+        document: Any = None if raw is None else json.loads(raw.decode("utf-8"))
     except OSError as e:
         raise ReportError(f"{path}: {unreadable(path, e)}") from None
     except ValueError as e:
         raise ReportError(f"{path}: not JSON: {e}") from None
     except RecursionError:
         raise ReportError(f"{path}: not a conformance report: nested too deeply") from None
-    if text is None:
-        raise ReportError(
-            f"{path}: {size} bytes, over the {REPORT_LIMIT // 2**20} MiB a report may have"
-        )
+    if raw is None:
+        size = size_over(path, REPORT_LIMIT)
+        raise ReportError(f"{path}: {size}, over the {REPORT_LIMIT // 2**20} MiB a report may have")
     return document
 
 
@@ -205,13 +203,15 @@ def load_runs(path: Path) -> list[EngineRun]:
 def _run_of(path: Path, report: dict[str, Any], source: str) -> EngineRun:
     engine = report["engine"]
     named = [str(engine[k]) for k in ("name", "version") if engine.get(k)]
-    label = " ".join(shorten(text, NAME_LIMIT) for text in named)
-    label = label or shorten(str(engine["command"]), COMMAND_LIMIT)
+    # Escaped: a report written by hand (or before the client escaped them) may hold control
+    # characters, which the pages and the terminal must not pass on.
+    label = escaped(" ".join(shorten(text, NAME_LIMIT) for text in named))
+    label = label or escaped(shorten(str(engine["command"]), COMMAND_LIMIT))
     slug = _slug(label)
     if report.get("complete", True) is False:
         # Shown wherever the engine is named: these counts are of the cases that finished only.
         label += f" (partial run, exit status {report.get('exit_status', '?')})"
-    command = shorten(str(engine["command"]), COMMAND_LIMIT)
+    command = escaped(shorten(str(engine["command"]), COMMAND_LIMIT))
     return EngineRun(slug, label, command, path, report, report["cases"], source)
 
 
@@ -222,13 +222,21 @@ COMMAND_LIMIT = 500
 
 
 def unique_slugs(runs: Sequence[EngineRun]) -> None:
-    """Two reports of one engine (two versions, two commands) get different file names."""
-    seen: Counter[str] = Counter()
+    """Every run gets a file name (and a column) of its own, whatever the names: a second run of
+    a slug takes the first ``SLUG-N`` that no run has, as its own slug or as one given here (two
+    "pin 1" and one "pin 1 2": ``pin-1``, ``pin-1-3``, ``pin-1-2``)."""
+    taken: set[str] = set()
+    wanted = {run.slug for run in runs}
     for run in runs:
-        seen[run.slug] += 1
-        if seen[run.slug] > 1:
-            run.slug = f"{run.slug}-{seen[run.slug]}"
-            run.label = f"{run.label} ({run.source or run.path.name})"
+        if run.slug not in taken:
+            taken.add(run.slug)
+            continue
+        n = 2
+        while f"{run.slug}-{n}" in taken or f"{run.slug}-{n}" in wanted:
+            n += 1
+        run.slug = f"{run.slug}-{n}"
+        taken.add(run.slug)
+        run.label = f"{run.label} ({run.source or run.path.name})"
 
 
 # --- what each item is ------------------------------------------------------------------------

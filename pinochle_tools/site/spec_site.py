@@ -25,12 +25,12 @@ from markupsafe import Markup
 from pinochle_judge.cases import Case, load_cases
 from pinochle_judge.house_rules import DERIVED, SKIP, Ask, HouseRules
 from specdata import RULE_ID, RULES_DIR, SPEC_DIR, load_variant, variant_ids
-from specdata.files import write_atomic
 from specdata.rules import Rule, load_catalogue
 from specdata.variants import Variant
 from specdata.vocabulary import RULE_METHODS
 
 from ..catalogue import Examples, Scenario, feature_paths, feature_scenarios
+from .folder import write_site
 from .html import TEMPLATES, Links, environment, markdown_html, markdown_inline, render
 from .reports import Item
 
@@ -363,10 +363,7 @@ def build_spec_site(
         )
 
     env = environment()
-    out.mkdir(parents=True, exist_ok=True)
-    for sub in ("rules", "chapters"):
-        (out / sub).mkdir(exist_ok=True)
-    write_atomic(out / "style.css", (TEMPLATES / "style.css").read_text(encoding="utf-8"))
+    site: dict[str, str | bytes] = {"style.css": (TEMPLATES / "style.css").read_text("utf-8")}
     common: dict[str, Any] = {"runs": [], "catalogue": catalogue, "spec_site": True, "table": table}
     entries = []
     counts = {
@@ -388,7 +385,8 @@ def build_spec_site(
         render(
             env,
             "rule.html.j2",
-            out / "rules" / f"{rule_id}.html",
+            site,
+            f"rules/{rule_id}.html",
             root="../",
             links=links("../"),
             rule_id=rule_id,
@@ -426,7 +424,8 @@ def build_spec_site(
         render(
             env,
             "chapter.html.j2",
-            out / "chapters" / f"{ch.stem}.html",
+            site,
+            f"chapters/{ch.stem}.html",
             root="../",
             title=ch.title,
             body=body,
@@ -459,7 +458,8 @@ def build_spec_site(
         render(
             env,
             "chapter.html.j2",
-            out / f"{name}.html",
+            site,
+            f"{name}.html",
             root="",
             title=title,
             body=markdown_html(text, links(""), base=base, shift=0),
@@ -474,7 +474,8 @@ def build_spec_site(
     render(
         env,
         "sources.html.j2",
-        out / "sources.html",
+        site,
+        "sources.html",
         root="",
         sources=[
             {**row, **{k: markdown_inline(row[k], links("")) for k in ("title", "what", "variant")}}
@@ -506,7 +507,8 @@ def build_spec_site(
     render(
         env,
         "options.html.j2",
-        out / "options.html",
+        site,
+        "options.html",
         root="",
         variants=option_rows,
         **common,
@@ -551,7 +553,8 @@ def build_spec_site(
     render(
         env,
         "spec_index.html.j2",
-        out / "index.html",
+        site,
+        "index.html",
         root="",
         contents=contents,
         links=links(""),
@@ -562,8 +565,9 @@ def build_spec_site(
         **common,
     )
     render(
-        env, "search.html.j2", out / "search.html", root="", index_json=Markup(index_json), **common
+        env, "search.html.j2", site, "search.html", root="", index_json=Markup(index_json), **common
     )
+    write_site(out, site)
 
 
 def _scenario_in(view: ScenarioView, variant: str) -> bool:
