@@ -227,7 +227,8 @@ def _run_all(
                     statuses[n] = code if code >= 0 else 128 - code
                     del running[n]
                     print(
-                        f"{escaped(shown(engines[n]))}: exit {code}; {escaped(_last_line(logs[n]))}"
+                        f"{escaped(shown(engines[n]))} ({reports[n]}): exit {statuses[n]}; "
+                        f"{escaped(run_summary(logs[n]))}"
                     )
             time.sleep(0.1)
     except KeyboardInterrupt:
@@ -239,10 +240,15 @@ def _run_all(
     return statuses
 
 
-def _last_line(path: Path) -> str:
-    """The last non-empty line of a run's output: pytest's summary line."""
+def run_summary(path: Path) -> str:
+    """What a run's output says of it: its ``total:`` line, the one count the report, the site
+    and the badge give too; else (a run that judged nothing, or could not start) its last
+    non-empty line."""
+    from pinochle_judge.wording import TOTAL  # here: ``pinochle test`` imports late
+
     with path.open("rb") as f:
-        f.seek(max(0, f.seek(0, os.SEEK_END) - 65536))  # its end: the summary is the last line
+        f.seek(max(0, f.seek(0, os.SEEK_END) - 65536))  # its end: the summary is there
         text = f.read().decode("utf-8", "replace")
     lines = [line.strip("= ") for line in text.splitlines()]
-    return next((line for line in reversed(lines) if line), "no output")
+    total = next((line for line in reversed(lines) if line.startswith(TOTAL)), None)
+    return total or next((line for line in reversed(lines) if line), "no output")

@@ -23,10 +23,17 @@ from hypothesis.errors import NoSuchExample
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
-from pinochle_judge import methods
-from pinochle_judge.capabilities import TENS_SKIP, Capabilities, Skip, Translation, off_tens
+from pinochle_adapters.reference import decisions
+from pinochle_judge import charges, methods
+from pinochle_judge.capabilities import Capabilities, Skip, Translation
+from pinochle_judge.capabilities import expectation as modelled
 from pinochle_judge.compare import Mismatch
 from pinochle_judge.house_rules import declared_options, played_options
+from pinochle_judge.verdicts import Where
+from reference_engine.actions import play
+from reference_engine.cards import card_code, from_counts, parse_cards, suit_index, to_counts
+from reference_engine.errors import PinochleError
+from reference_engine.hand import HandState
 from reference_engine.variants import load_rules, variant_options
 
 from .choices import Choose, DrawChoices, RandomChoices, ReplayChoices
@@ -44,6 +51,15 @@ from .questions import GENERATORS, MAX_LIMIT, WHOLE_HAND, Question, in_tens, pla
 ROUND_METHODS = tuple(record.name for record in methods.fuzzed())
 """The methods a round asks, one question each, in their records' order (a round is one "hand"
 of the campaign)."""
+OWN_STREAM = ("play_tricks", "play_game")
+"""Methods whose questions draw their seeds from a stream of their own: a seed asks every other
+method the same questions as before they were asked."""
+
+
+def _streams(seed: int) -> Callable[[str], int]:
+    """Each question's seed, by method, from ``seed`` (``OWN_STREAM``)."""
+    master, own = random.Random(seed), random.Random(f"{seed}/own")
+    return lambda method: (own if method in OWN_STREAM else master).getrandbits(64)
 
 
 class FuzzError(ValueError):
@@ -179,16 +195,21 @@ class Disagreement:
     actual: Any
     mismatches: list[Mismatch]
     rules: tuple[str, ...] = ()
-    """The rules it is charged to (the blame table), likeliest first."""
+    """The rules it is charged to, likeliest first."""
+    where: Where | None = None
+    """Where the answers part (the charge's place), when the reference's trace placed it."""
 
     @property
     def rule(self) -> str:
-        """The rule it is charged to: its bucket."""
+        """The rule it is charged to: the rule deciding the first point where the answers
+        part."""
         return self.rules[0] if self.rules else ""
 
     @property
     def key(self) -> tuple[str, str]:
-        """What makes two disagreements the same bug for a campaign: variant and rule."""
+        """What makes two disagreements the same deviation for a campaign: the variant and the
+        rule that decided the point where the engine's answer and the reference's first part
+        (the same deviation reached through another method or another deal is one)."""
         return (self.question.variant, self.rule)
 
 
@@ -230,9 +251,11 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | Errore
         expect = expectation(question.method, reference_answer(question))
     except ValueError:
         return None
-    declared = Capabilities.declared(engine.info)
-    if declared.scale == "tens" and (figure := off_tens(expect)) is not None:
-        return Skipped(TENS_SKIP.format(figure=figure))
+    try:
+        # In the engine's declared model (scale: tens skips an answer off the tens), as the suite judges it (points: none, no points).
+        expect = modelled(question.method, "", expect, Capabilities.declared(engine.info))
+    except Skip as err:
+        return Skipped(str(err))
     try:
         actual: Any = ask(engine, question.method, question.params)
     except Skip as err:
@@ -248,19 +271,96 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | Errore
 
 
 def judged(engine: Engine, question: Question) -> Disagreement | Skipped | Errored | None:
-    """``check`` with the disagreement's rules filled in (the blame table)."""
+    """``check`` with the disagreement charged as the suite charges a failed case
+    (``pinochle_judge.charges``): to the rules that decided the first point where the engine's
+    answer and the reference's part, read from the reference's trace of the question. Where the
+    trace places nothing, the blame table's rules."""
     found = check(engine, question)
-    if isinstance(found, Disagreement):
+    if not isinstance(found, Disagreement):
+        return found
+    actual = found.actual if isinstance(found.actual, Mapping) else {}
+    method, params = question.method, question.params
+    charge = charges.charge(method, params, found.expect, actual, decisions(method, params), "")
+    if charge.where is not None:
+        found.rules, found.where = charge.rules, charge.where
+    else:
         found.rules = likely_rules(question, found.expect, found.actual, found.mismatches)
-        seat = meld_seat(question, found.expect, found.actual)
-        methods = (engine.info or {}).get("methods", [])
-        asked = seat_meld_question(question, seat) if seat is not None else None
-        if asked is not None and "meld" in methods:
-            # A seat's meld total is wrong: the engine's own items of that hand say which meld.
-            items = judged(engine, asked)
-            if isinstance(items, Disagreement):
-                found.rules = tuple(dict.fromkeys([*items.rules, *found.rules]))
+    if charge.where is None or charge.ambiguous or charge.where.field in ("meld", "team_meld"):
+        # A seat's meld total: the engine's own items of that hand, when it gives them, say
+        # which meld better than the worth of the difference.
+        found.rules = _own_items(engine, question, found)
+    elif _carried_over(engine, question, charge.where):
+        # Asked afresh from the start of that trick, the engine agrees: what parts is the state
+        # it carried from the tricks before (the turn, the trick in play), not the obligation.
+        found.rules = tuple(dict.fromkeys(("PLAY-TURN", "PLAY-LEAD", *found.rules)))
     return found
+
+
+def _hand_of(question: Question, hand: int | None) -> Question:
+    """Hand ``hand`` of a game question as a whole-hand question (its meld does not depend on
+    the scores carried to it); any other question as it is."""
+    if question.method != "play_game" or hand is None:
+        return question
+    given = question.input
+    hands = {
+        "dealer": (int(given["dealer"]) + hand) % 4,
+        "scores": [0, 0],
+        "hands": given["hands"][hand],
+        "actions": given["actions"][hand],
+    }
+    return Question("play_hand", question.variant, question.options, hands)
+
+
+def _carried_over(engine: Engine, question: Question, where: Where) -> bool:
+    """Whether the engine, asked the tricks afresh from the start of the trick where its answer
+    parts from the reference's (a trick after the first), agrees with the reference there."""
+    index = where.index if where.index is not None else (where.trick or 0) * 4
+    first = index // 4
+    end = index + 1 if where.index is not None else index + 4  # the play, or the whole trick
+    if question.method != "play_tricks" or first == 0:
+        return False
+    given = question.input
+    rules = load_rules(question.variant, question.options)
+    trump = suit_index(str(given["trump"]))
+    hands = [to_counts(parse_cards(h)) for h in given["hands"]]
+    plays = parse_cards(given["plays"])
+    state = HandState.at_trick_play(rules, trump, int(given["leader"]), hands)
+    try:
+        for card in plays[: 4 * first]:
+            state.apply(play(card))
+    except PinochleError:
+        return False
+    assert state.leader is not None
+    afresh = Question(
+        "play_tricks",
+        question.variant,
+        question.options,
+        {
+            "trump": given["trump"],
+            "leader": state.leader,
+            "hands": [[card_code(c) for c in from_counts(h)] for h in state.held],
+            "plays": [card_code(c) for c in plays[4 * first : end]],
+        },
+    )
+    return check(engine, afresh) is None
+
+
+def _own_items(engine: Engine, question: Question, found: Disagreement) -> tuple[str, ...]:
+    """A seat's meld total is wrong and the rules that may explain it are named alike: the
+    engine's own items of that hand (when it declares ``meld``) say which meld, first."""
+    where = found.where
+    seat: int | None
+    if where is not None and where.field == "meld" and where.seat is not None:
+        seat, question = where.seat, _hand_of(question, where.hand)
+    else:
+        seat = meld_seat(question, found.expect, found.actual)  # placed by the blame table
+    methods = (engine.info or {}).get("methods", [])
+    asked = seat_meld_question(question, seat) if seat is not None else None
+    if asked is not None and "meld" in methods:
+        items = judged(engine, asked)
+        if isinstance(items, Disagreement):
+            return tuple(dict.fromkeys([*items.rules, *found.rules]))
+    return found.rules
 
 
 def disagreement(engine: Engine, question: Question) -> Disagreement | None:
@@ -351,7 +451,20 @@ def shrink(
         return found
     except _Spent:  # the budget is spent: the smallest accepted so far
         pass
-    return smallest[0]
+    return _cut_calls(engine, smallest[0])
+
+
+def _cut_calls(engine: Engine, found: Disagreement) -> Disagreement:
+    """An auction cut after the call where the answers part, when it still parts there the same
+    way: the calls after it say nothing about the deviation."""
+    calls, where = found.question.input.get("calls"), found.where
+    if found.question.method != "auction" or where is None or where.index is None:
+        return found
+    if not isinstance(calls, list) or where.index + 1 >= len(calls):
+        return found
+    given = {**found.question.input, "calls": calls[: where.index + 1]}
+    other = disagreement(engine, dataclasses.replace(found.question, input=given, answer=None))
+    return other if other is not None and other.key == found.key else found
 
 
 class _Spent(BaseException):
@@ -471,7 +584,7 @@ def run(
     Each disagreement is charged to a rule (``Disagreement.key``); the first of each rule is
     shrunk to its reproducer, later ones are counted on it."""
     report = Report()
-    master = random.Random(seed)
+    seed_of = _streams(seed)
     start = time.perf_counter()
     next_tick = start
     findings: dict[tuple[str, str], Finding] = {}
@@ -491,7 +604,7 @@ def run(
         for method in methods:
             if seconds is not None and time.perf_counter() - start >= seconds:
                 break  # a round of slow answers (an engine that hangs) keeps to the time too
-            choices = RandomChoices(master.getrandbits(64))
+            choices = RandomChoices(seed_of(method))
             question = generate(method, target, choices)
             if on_question is not None:
                 on_question(question)
@@ -544,7 +657,7 @@ def asked_questions(
     targets: Sequence[Target], methods: Sequence[str], seed: int, rounds: int
 ) -> Iterable[Question]:
     """The questions a campaign with this seed asks in its first ``rounds`` rounds."""
-    master = random.Random(seed)
+    seed_of = _streams(seed)
     for i in range(rounds):
         for method in methods:
-            yield generate(method, targets[i % len(targets)], RandomChoices(master.getrandbits(64)))
+            yield generate(method, targets[i % len(targets)], RandomChoices(seed_of(method)))

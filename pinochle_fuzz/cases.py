@@ -26,7 +26,7 @@ from specdata.files import write_atomic
 from .campaign import Disagreement, ask
 from .oracle import differences
 
-CARD_INPUTS = ("deck", "hand", "trick", "cards")
+CARD_INPUTS = ("deck", "hand", "trick", "cards", "plays")
 """Input fields that are card lists, written as one string of codes as the tables do."""
 
 MARK = "to be checked against the rules by hand before it joins the suite"
@@ -46,8 +46,12 @@ def _input(found: Disagreement) -> dict[str, Any]:
     for name in CARD_INPUTS:
         if isinstance(given.get(name), list):
             given[name] = " ".join(given[name])
-    if isinstance(given.get("hands"), list):
-        given["hands"] = [" ".join(h) for h in given["hands"]]
+    hands = given.get("hands")
+    if isinstance(hands, list):
+        if found.question.method == "play_game":  # a deal per hand
+            given["hands"] = [[" ".join(h) for h in deal] for deal in hands]
+        else:
+            given["hands"] = [" ".join(h) for h in hands]
     return given
 
 

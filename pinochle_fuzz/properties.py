@@ -109,3 +109,15 @@ def test_card_points(data: st.DataObject) -> None:
 @given(st.data())
 def test_score_hand(data: st.DataObject) -> None:
     agrees("score_hand", data)
+
+
+@_SETTINGS
+@given(st.data())
+def test_play_tricks(data: st.DataObject) -> None:
+    agrees("play_tricks", data)
+
+
+@_SETTINGS
+@given(st.data())
+def test_play_game(data: st.DataObject) -> None:
+    agrees("play_game", data)

@@ -230,8 +230,8 @@ def game_score(rules: Rules, choose: Choose) -> int:
     how = choose(4)
     if how == 0:
         return 0
-    mark = rules.bid_to_win if how == 2 and rules.bid_to_win else rules.target
     unit = rules.auction.unit
+    mark = rules.bid_to_win if how == 2 and rules.bid_to_win else rules.target
     score = max(mark - unit * choose(8) + (unit if how == 3 else 0), -mark)
     if house.past_target_refusable(
         rules.variant, load_variant(rules.variant).rules_under(rules.options)
@@ -552,6 +552,8 @@ def ask_score_hand(rules: Rules, choose: Choose) -> Input:
     }
     if rules.rounds:
         answer["hand"] = 1 + choose(rules.rounds + 1)
+    if choose(5) == 0:  # drawn last: the questions asked before stay the same
+        answer["scores"][choose(2)] = below_zero(rules, choose)
     return answer
 
 
@@ -576,6 +578,15 @@ def in_tens(rules: Rules, figures: Input) -> Input:
         "scores": [s // 10 * 10 for s in figures["scores"]],
     }
     return figures if refusable(rules, moved) else moved
+
+
+def below_zero(rules: Rules, choose: Choose) -> int:
+    """A score below zero (a side set more than it scored), above the single-deck
+    negative_loss limit where it is played (at or below it the game is over, item 5)."""
+    unit = rules.auction.unit
+    floor = rules.negative_loss
+    deepest = -(rules.target // 2) if floor is None else floor + unit
+    return max(-unit * (1 + choose(8)) * (1 + choose(10)), deepest)
 
 
 MAX_LIMIT = 1024
@@ -607,6 +618,79 @@ def play_hand_question(rules: Rules, choose: Choose) -> tuple[Input, PlayedHand,
     if rules.rounds:
         params["hand"] = played.number
     return params, played, extra
+
+
+def ask_play_tricks(rules: Rules, choose: Choose) -> Input:
+    """PLAY-*, TRICK-*, POINTS-*: the last tricks of a dealt hand (from the first lead, or after
+    some tricks played), played legally to the end or cut short, one time in eight with a held
+    card after them that breaks the obligation binding then (or, with none binding, a card not
+    held)."""
+    _, dealt_hands = dealt(rules, choose)
+    trump, leader = choose(4), choose(4)
+    counts = [tuple(h.count(c) for c in range(NUM_KINDS)) for h in dealt_hands]
+    state = HandState.at_trick_play(rules, trump, leader, counts)
+    for _ in range(4 * choose(rules.hand_size)):  # some whole tricks first, not asked about
+        state.apply(choose_action(state, choose))
+    start = [from_counts(h) for h in state.held]
+    first = state.leader
+    assert first is not None
+    limit = choose(MAX_LIMIT)
+    plays: list[Card] = []
+    while not state.is_terminal() and len(plays) < limit:
+        action = choose_action(state, choose)
+        state.apply(action)
+        plays.append(action >> KIND_BITS)
+    if not state.is_terminal() and choose(8) == 0:
+        seat = state.current_seat()
+        assert seat is not None
+        legal = set(state.legal_actions())
+        held = sorted({c for c in range(NUM_KINDS) if state.held[seat][c]})
+        breaking = [c for c in held if play(c) not in legal]
+        others = [c for c in range(NUM_KINDS) if rules.deck_counts[c] and c not in held]
+        wrong = breaking or others
+        if wrong:
+            plays.append(wrong[choose(len(wrong))])
+    return {
+        "trump": SUITS[trump],
+        "leader": first,
+        "hands": [codes(sorted(h)) for h in start],
+        "plays": codes(plays),
+    }
+
+
+MAX_GAME_HANDS = 3
+"""A game question plays at most this many hands (the last may be cut short)."""
+
+
+def ask_play_game(rules: Rules, choose: Choose) -> Input:
+    """DEAL-ROTATION, GAME-*, and every rule of a hand: hands dealt one after another, the deal
+    passing clockwise and the scores carried over (from scores near the end of the game one time
+    in four, below zero included), each played legally to its end, the last one possibly cut
+    short, until a side wins or ``MAX_GAME_HANDS`` hands are played."""
+    dealer = choose(4)
+    scores = (0, 0)
+    if choose(4) == 3:
+        scores = (game_score(rules, choose), below_zero(rules, choose) if choose(3) == 0 else 0)
+    deals: list[list[list[str]]] = []
+    lists: list[list[str]] = []
+    before = scores
+    for k in range(1 + choose(MAX_GAME_HANDS)):
+        hands = deal(shuffle(rules.deck_cards, choose), (dealer + k) % 4, rules.deal_packets)
+        counts = [tuple(h.count(c) for c in range(NUM_KINDS)) for h in hands]
+        state = HandState(rules, (dealer + k) % 4, counts, before, k + 1)
+        actions: list[str] = []
+        last = k == MAX_GAME_HANDS - 1
+        limit = choose(MAX_LIMIT) if last else MAX_LIMIT
+        while not state.is_terminal() and len(actions) < limit:
+            action = choose_action(state, choose)
+            state.apply(action)
+            actions.append(text(action))
+        deals.append([codes(sorted(h)) for h in hands])
+        lists.append(actions)
+        if state.score is None or state.score.game_winner is not None:
+            break
+        before = state.score.scores
+    return {"dealer": dealer, "scores": list(scores), "hands": deals, "actions": lists}
 
 
 WHOLE_HAND = "play_hand"

@@ -15,13 +15,14 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
 from . import blame, wording
 from .blame import MELD_ITEM_RULE
 from .compare import Answer, TotalsOnly, compare_at, meld_diff
-from .verdicts import ChargeEntry, Evidence, OwnCases, SuspectEntry
+from .verdicts import ChargeEntry, Evidence, OwnCases, SuspectEntry, Where
 
 MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
@@ -41,6 +42,8 @@ FORCED_PASSES = 3
 TWENTY = 20
 """The least meld and the least card points a double-deck team scores with (MELD-MINIMUM,
 SCORE-TRICK-MINIMUM); a rule of another variant is dropped by the diagnosis (no cases)."""
+KEPT = "~kept"
+"""How a passing answer's coverage marks a meld kept from counting (``charges.coverage``)."""
 EVIDENCE_LIMIT = 3
 """How many failures each suspect quotes as evidence."""
 
@@ -53,12 +56,43 @@ class Charge:
     at: str
     """Where the answer first differs (``trick 3 winner``, ``melds``, ``action 8 (play Kc)``)."""
     detail: str
+    where: Where | None = None
+    """The same place as data, where the trace placed it."""
+    ambiguous: bool = False
+    """The rules are named alike: the answer singles out none of them (a meld total), so the
+    passing answers decide between them (``diagnose``)."""
+    kept: tuple[str, ...] = ()
+    """The rules named for a meld the rules keep from counting (a near miss the engine may
+    count): the passing answers that speak for them are those with the same near miss."""
 
     def as_dict(self) -> ChargeEntry:
         entry = ChargeEntry(rule=self.rules[0], also=list(self.rules[1:]), at=self.at)
         if self.detail:
             entry["detail"] = self.detail
+        if self.where is not None:
+            entry["where"] = self.where.as_dict()
+        if self.ambiguous:
+            entry["ambiguous"] = True
+        if self.kept:
+            entry["kept"] = list(self.kept)
         return entry
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Charge:
+        """The charge a report carries (``as_dict``), read back."""
+        rules = (str(raw["rule"]), *map(str, raw.get("also", [])))
+        place = raw.get("where")
+        where = None
+        if isinstance(place, Mapping):
+            where = Where(**{k: v for k, v in place.items() if k in Where.__dataclass_fields__})
+        return cls(
+            rules,
+            str(raw.get("at", "")),
+            str(raw.get("detail", "")),
+            where,
+            bool(raw.get("ambiguous", False)),
+            tuple(map(str, raw.get("kept", []))),
+        )
 
 
 @dataclass(frozen=True)
@@ -71,6 +105,9 @@ class Outcome:
     rule: str
     uses: tuple[str, ...] = ()
     charge: Charge | None = None
+    covers: frozenset[str] = frozenset()
+    """The rules the reference used in deciding the question asked (its trace): a passing
+    answer is evidence for each of them (spectrum-based fault localisation)."""
 
 
 @dataclass
@@ -83,13 +120,19 @@ class Suspect:
     """A case that asks about this rule alone (not a whole hand) fails: direct evidence."""
     failed: int = 0
     passed: int = 0
+    covered: int = 0
+    """Passing answers the rule helped decide (their trace names it), its own cases included."""
+    near: int = 0
+    """Failures that name the rule for a near miss only (``Charge.kept``)."""
     evidence: list[Evidence] = field(default_factory=list)
 
     @property
     def score(self) -> float:
-        # Ochiai's ratio without the constant factor: failures charged against the passes of the
-        # rule's own cases, so a rule that fails 9 cases of 10 outranks one failing 9 of 90.
-        return self.weight / math.sqrt(self.weight + self.passed) if self.weight else 0.0
+        # Ochiai's ratio without the constant factor: failures charged against the passing
+        # answers the rule decided, so a rule that fails 9 answers of 10 outranks one failing 9
+        # of 90, and a rule every passing hand exercises is cleared by them.
+        passed = max(self.passed, self.covered)
+        return self.weight / math.sqrt(self.weight + passed) if self.weight else 0.0
 
     def as_dict(self) -> SuspectEntry:
         return SuspectEntry(
@@ -127,7 +170,7 @@ def _said_rules(said: str, index: int | None, first_call: int | None) -> tuple[s
     return ("AUCTION-FIRST-BIDDER", *own) if wrong_start else own
 
 
-def _precedes(said: str, rule: str) -> bool:
+def precedes(said: str, rule: str) -> bool:
     """Whether the engine's rule is checked before the expected one (auction precedence)."""
     order = {r: i for i, r in enumerate(AUCTION_PRECEDENCE)}
     return said in order and rule in order and order[said] < order[rule]
@@ -202,7 +245,7 @@ def _refusal(
     if said != rule and RULE_ID.fullmatch(rule):
         where = int(e) if 0 <= e < len(actions) else None
         detail = wording.charge_other_rule(said, rule)
-        if _precedes(said, rule):
+        if precedes(said, rule):
             # The engine stopped at a rule checked before the expected one: the engine's reason
             # is what differs. The expected rule was never reached, so it is not named.
             return Charge(_said_rules(said, where, first_call), name(e), detail)
@@ -466,7 +509,7 @@ def _rule_variants() -> dict[str, tuple[str, ...]]:
     return {rule.id: rule.variants for rule in load_catalogue().values()}
 
 
-def _applies(rule: str, variant: str) -> bool:
+def applies(rule: str, variant: str) -> bool:
     """Whether ``rule`` is a rule of ``variant`` (an unknown rule or variant: assumed so)."""
     variants = _rule_variants().get(rule)
     return not variants or not variant or variant in variants
@@ -515,7 +558,7 @@ def score_divergence(
             found.append("SCORE-TRICK-MINIMUM")
         if meld is not None and meld < TWENTY:
             found.append("MELD-MINIMUM")
-        found = [r for r in found if _applies(r, variant)]
+        found = [r for r in found if applies(r, variant)]
         plain = ["SCORE-MADE", "SCORE-SET"] if expect.get("made") else ["SCORE-SET", "SCORE-MADE"]
         return [*found, *(r for r in rules if r.startswith(score_rules)), *plain]
 
@@ -603,10 +646,12 @@ def _total_divergence(
 
 def _direct_rule(o: Outcome) -> str | None:
     """The rule a failed case accuses directly: a case that asks one question (not a whole
-    hand) accuses its own rule, or the rule of the call or meld item its answer got wrong."""
+    hand) accuses its own rule, or the rule of the call or meld item its answer got wrong; any
+    answer the reference's trace placed (a point of a whole hand included) accuses the rule
+    that decided that point."""
     if o.charge is None or o.charge.at == "answer":
         return o.rule
-    if _plain_at(o.charge.at):
+    if _plain_at(o.charge.at) or (o.charge.where is not None and not o.charge.ambiguous):
         return o.charge.rules[0]
     return None
 
@@ -614,7 +659,7 @@ def _direct_rule(o: Outcome) -> str | None:
 def _ambiguous(charge: Charge) -> bool:
     """A charge naming several rules none of which the answer singles out (a meld total of an
     engine reporting no items): it counts against none of them as a failure of its own."""
-    return charge.at == MELD_TOTAL and len(charge.rules) > 1
+    return charge.ambiguous or (charge.at == MELD_TOTAL and len(charge.rules) > 1)
 
 
 def _plain_at(at: str) -> bool:
@@ -642,7 +687,7 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     cleared = {r for r in own_run if own_failed[r] == 0 and own_passed[r] > 0}
     suspects: dict[str, Suspect] = defaultdict(lambda: Suspect(""))
     accusations: list[str] = []
-    charged: list[list[str]] = []
+    charged: list[tuple[list[str], bool]] = []
     """The open rules each failure names, likeliest first."""
     for o in items:
         if o.status not in convicting:
@@ -656,12 +701,21 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
         # Cleared rules drop out; so do rules with no case of their own in this run (a family
         # named by a whole hand, such as the dix in double-deck), unless nothing else is left.
         open_rules = [r for r in dict.fromkeys(named) if r not in cleared]
-        live = [r for r in open_rules if own_run[r]] or open_rules or [o.rule]
-        charged.append(live)
-        for r, share in _shares(live).items():
+        if charge.where is not None:
+            # Placed by the reference's trace, every rule named decided the point (the variant
+            # has it, the hand reached it): own cases or none, cleared or not, the passing
+            # answers weigh it (an own case can pass on an answer that does not show the rule).
+            live = list(dict.fromkeys(named)) or [o.rule]
+        elif _ambiguous(charge):
+            live = open_rules or [o.rule]
+        else:
+            live = [r for r in open_rules if own_run[r]] or open_rules or [o.rule]
+        charged.append((live, _ambiguous(charge)))
+        for r, share in _shares(live, _ambiguous(charge)).items():
             s = suspects[r]
             s.rule = r
             s.weight += share
+            s.near += r in charge.kept
             s.evidence.append(Evidence(case=o.node, **charge.as_dict()))
         accused = _direct_rule(o)
         if accused is not None and _ambiguous(charge):
@@ -671,8 +725,15 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     for accused in accusations:
         if accused in suspects:
             suspects[accused].direct = True
+    covered: Counter[str] = Counter()
+    for o in items:
+        if o.status == "passed":
+            covered.update(o.covers)
     for r, s in suspects.items():
+        # Named mostly for a near miss: the passing answers with that near miss speak for it.
+        near = s.near * 2 > len(s.evidence)
         s.failed, s.passed = own_failed[r], own_passed[r]
+        s.covered = covered[r + KEPT] if near else covered[r]
         # Evidence that names the rule first, from a case asking one question, is quoted first.
         s.evidence = sorted(
             s.evidence, key=lambda ev: (ev["rule"] != r, not _plain_at(str(ev["at"])))
@@ -680,10 +741,10 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     return [s.as_dict() for s in _explained_order(list(suspects.values()), charged)]
 
 
-def _shares(live: Sequence[str]) -> dict[str, float]:
+def _shares(live: Sequence[str], alike: bool = False) -> dict[str, float]:
     """How one failure's weight (1) is split among the rules it names: the first named is the
-    likeliest, so it takes twice the share of each other one."""
-    shares = [2.0 if i == 0 else 1.0 for i in range(len(live))]
+    likeliest, so it takes twice the share of each other one (``alike``: equal shares)."""
+    shares = [2.0 if i == 0 and not alike else 1.0 for i in range(len(live))]
     return {r: share / sum(shares) for r, share in zip(live, shares, strict=True)}
 
 
@@ -693,7 +754,9 @@ def _rank_key(s: Suspect) -> tuple[bool, float, float, str]:
     return (not s.direct, -s.score, -s.weight, s.rule)
 
 
-def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) -> list[Suspect]:
+def _explained_order(
+    suspects: list[Suspect], charged: Sequence[tuple[Sequence[str], bool]]
+) -> list[Suspect]:
     """Suspects likeliest first, each failure explained once: the best suspect is taken, every
     failure naming it is set aside, and the next is ranked on the failures left.
 
@@ -704,14 +767,14 @@ def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) 
     is the one it had when taken (what the suspects before it leave unexplained); suspects whose
     failures are all explained come last, in their own order.
     """
-    left = [list(live) for live in charged]
+    left = [(list(live), alike) for live, alike in charged]
     pool = {s.rule: s for s in suspects}
     whole = {s.rule: s.weight for s in suspects}
     order: list[Suspect] = []
     while pool:
         weights: defaultdict[str, float] = defaultdict(float)
-        for live in left:
-            for r, share in _shares(live).items():
+        for live, alike in left:
+            for r, share in _shares(live, alike).items():
                 weights[r] += share
         open_now = [s for r, s in pool.items() if weights[r] > 0]
         if not open_now:
@@ -721,7 +784,7 @@ def _explained_order(suspects: list[Suspect], charged: Sequence[Sequence[str]]) 
         best = min(open_now, key=_rank_key)
         order.append(best)
         del pool[best.rule]
-        left = [live for live in left if best.rule not in live]
+        left = [(live, alike) for live, alike in left if best.rule not in live]
     for s in pool.values():
         s.weight = whole[s.rule]
     return order + sorted(pool.values(), key=_rank_key)

@@ -308,7 +308,7 @@ RECORDS: tuple[Method, ...] = (
         refusal="first_illegal",
         answer=_GAME,
         area="game",
-        fuzz=None,
+        fuzz=Fuzz("ask_play_game", 9),
         handler="play_game",
     ),
     _method(
@@ -318,7 +318,7 @@ RECORDS: tuple[Method, ...] = (
         refusal="first_illegal",
         answer=_TRICKS,
         area="play",
-        fuzz=None,
+        fuzz=Fuzz("ask_play_tricks", 8),
         handler="play_tricks",
     ),
 )

@@ -4,6 +4,7 @@ diagnosis that fills them and the wording that shows them."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import NotRequired, TypedDict
 
 
@@ -14,6 +15,45 @@ class OwnCases(TypedDict):
     passed: int
 
 
+class WhereEntry(TypedDict, total=False):
+    """Where the answers part, as data (``diagnosis.Where.as_dict``)."""
+
+    method: str
+    point: str
+    field: str
+    hand: int
+    index: int
+    seat: int
+    trick: int
+    team: int
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where an engine's answer first leaves the expectation: the method, the point of the
+    answer (``call``, ``play``, ``trick winner``, ``meld``, ``delta`` ...), the answer's field,
+    and the hand (0-based, in a game), action or call index, seat, trick (0-based) and team."""
+
+    method: str
+    point: str
+    field: str
+    hand: int | None = None
+    index: int | None = None
+    seat: int | None = None
+    trick: int | None = None
+    team: int | None = None
+    shown: str = ""
+    """The action or call at ``index`` as the request gave it (for the words only)."""
+
+    def as_dict(self) -> WhereEntry:
+        entry = WhereEntry(method=self.method, point=self.point, field=self.field)
+        for key in ("hand", "index", "seat", "trick", "team"):
+            value = getattr(self, key)
+            if value is not None:
+                entry[key] = value
+        return entry
+
+
 class ChargeEntry(TypedDict):
     """A charge as the report carries it (``Charge.as_dict``)."""
 
@@ -21,6 +61,9 @@ class ChargeEntry(TypedDict):
     also: list[str]
     at: str
     detail: NotRequired[str]
+    where: NotRequired[WhereEntry]
+    ambiguous: NotRequired[bool]
+    kept: NotRequired[list[str]]
 
 
 class Evidence(ChargeEntry):

@@ -19,7 +19,7 @@ from . import notation
 if TYPE_CHECKING:
     from .cases import Case
     from .counts import Count
-    from .verdicts import SuspectEntry
+    from .verdicts import SuspectEntry, Where
 
 # --- one mismatch (compare) -------------------------------------------------------------------
 
@@ -149,7 +149,9 @@ def case_text(
     """A table case in the game's language: rules, question, expected and actual answer.
 
     ``house``: the options the engine plays in place of the case's; ``derived``: why the
-    expectation is derived rather than hand-worked (None when it is hand-worked).
+    expectation is derived rather than hand-worked (None when it is hand-worked). A derived
+    case says what the house options changed (the hand-worked fields it replaced), not the
+    hand-worked reasoning, which is about another answer.
     """
     method, why = case.method, case.why
     lines = [
@@ -157,7 +159,7 @@ def case_text(
         rules_line(case.variant, case.options)
         + "; tests "
         + case.rule
-        + (" (negative)" if case.negative else "")
+        + (" (where the rule refuses or denies)" if case.negative else "")
         + (f", using {', '.join(case.uses)}" if case.uses else ""),
         f"  asked {method}:",
         *field_lines(method, "params", case.params),
@@ -172,9 +174,25 @@ def case_text(
     if answer is not None:
         lines.append("  engine answered:")
         lines += field_lines(method, "result", {k: answer[k] for k in expected if k in answer})
-    if why:
+    if derived is not None:
+        lines += house_changed(method, case.expect, expected)
+    elif why:
         lines.append(f"  why: {why}")
     return "\n".join(lines)
+
+
+def house_changed(
+    method: str, hand_worked: Mapping[str, object], judged: Mapping[str, object]
+) -> list[str]:
+    """The hand-worked fields a derived expectation replaced, as lines: what the house options
+    changed (the hand-worked answer's reasoning holds for the case's own options only)."""
+    changed = {k: v for k, v in hand_worked.items() if k in judged and judged[k] != v}
+    if not changed:
+        return []
+    return [
+        "  the house options changed the hand-worked answer (not judged here):",
+        *("  " + line for line in field_lines(method, "result", changed)),
+    ]
 
 
 def case_failed(description: str, mismatches: Iterable[object], request: str | None) -> str:
@@ -442,6 +460,29 @@ def derived_reason(house: str, needed: str, rebased: Sequence[str] = ()) -> str:
 # --- charges and the diagnosis (diagnosis, report) --------------------------------------------
 
 
+def charge_at(where: Where) -> str:
+    """Where a charge places a failure, in words: ``call 0 (seat 1: bid 150)``, ``action 8
+    (play Kc)``, ``seat 2 meld``, ``trick 3 winner``, ``field delta (team 1)``; a game's hand
+    first (``hand 2 ...``, 1-based like the tricks)."""
+    field, point = where.field, where.point
+    if where.index is not None and field in ("call", "action"):
+        word = "play" if where.method == "play_tricks" else field
+        text = f"{word} {where.index}" + (f" ({where.shown})" if where.shown else "")
+    elif where.trick is not None:
+        text = f"trick {where.trick + 1} {point.removeprefix('trick ')}"
+    elif where.seat is not None and field == "meld":
+        text = f"seat {where.seat} meld"
+    elif field == "team_meld":
+        text = "team meld"
+    elif where.method == "meld":
+        text = "meld total"
+    elif where.method in ("play_hand", "play_game", "play_tricks"):
+        text = field + (f" (team {where.team})" if where.team is not None else "")
+    else:
+        text = "field " + field + (f" (team {where.team})" if where.team is not None else "")
+    return f"hand {where.hand + 1} {text}" if where.hand is not None else text
+
+
 def charge_refused(said: str) -> str:
     """An action the rules allow, refused by the engine."""
     return f"refused by the engine under {said or 'no rule'}"
@@ -510,8 +551,8 @@ def suspect_lines(diagnosis: Sequence[SuspectEntry], limit: int = 5) -> list[str
         own = entry["own_cases"]
         how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
         lines.append(
-            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases {own['failed']} "
-            f"failed, {own['passed']} passed)"
+            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases: {own['failed']} "
+            f"failed charged to it, {own['passed']} passed)"
         )
         for ev in entry["evidence"][:2]:
             text = f"   - {ev.get('case')}: {ev.get('at')}"
@@ -561,6 +602,10 @@ def unsupported_summary(counts: Mapping[str, int]) -> str:
     )
 
 
+TOTAL = "total: "
+"""How the run's count line starts (``pinochle test`` with several engines finds it by this)."""
+
+
 def total_summary(
     count: Count,
     known: int,
@@ -574,7 +619,7 @@ def total_summary(
     (``known`` failures listed, ``fixed`` listed ones passing now), the skipped and the not
     counted apart; then the rules tested."""
     return (
-        f"total: {count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
+        f"{TOTAL}{count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
         f"{count.judged_derived} derived), {count.passed} passed"
         + (
             f" ({fixed} of them listed as known failures: fixed, they fail the run until "

@@ -21,10 +21,10 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
-from pinochle_judge import wording
+from pinochle_judge import charges, wording
 from pinochle_judge.capabilities import Skip
 from pinochle_judge.cases import load_cases, request_line
-from pinochle_judge.engines import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine
+from pinochle_judge.engines import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine, trace_of
 from pinochle_judge.house_rules import DERIVED, SKIP
 from specdata import FEATURES_DIR
 
@@ -94,7 +94,9 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
         out.write(f"skipped: {plan.reason}\n")
         return SKIPPED
     params = plan.params
+    hand_worked = None
     if plan.kind == DERIVED and plan.expect is not None:
+        hand_worked = record["expect"]
         out.write(f"{plan.reason}\n")
         if not plan.reached:
             out.write(f"{wording.unreached_case(record['rule'])}\n")
@@ -128,7 +130,17 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
         return PASSED
     out.write("comparison: failed\n")
     out.writelines(f"  - {m}\n" for m in mismatches)
-    if record["why"]:
+    # Charged as the suite charges it: the params sent, the expectation judged, the trace.
+    found = charges.charge(
+        method, params, record["expect"], answer, trace_of(method, params), record["rule"],
+        record["uses"],
+    )  # fmt: skip
+    out.write(f"charged to: {', '.join(found.rules)} (at {found.at})\n")
+    if hand_worked is not None:
+        # The hand-worked reasoning is about another answer: say what the house options changed.
+        for line in charges.house_changed(method, hand_worked, record["expect"]):
+            out.write(line.removeprefix("  ") + "\n")
+    elif record["why"]:
         out.write(f"why: {record['why']}\n")
     return FAILED
 

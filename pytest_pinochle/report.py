@@ -7,6 +7,7 @@ diagnosis (``diagnosis``) names the rules most likely wrong, and the JSON names 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter, defaultdict
 from collections.abc import Generator, Mapping
@@ -17,11 +18,11 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.client import EngineError
-from pinochle_judge import diagnosis, wording
+from pinochle_judge import charges, diagnosis, wording
 from pinochle_judge.cases import request_line
 from pinochle_judge.counts import LEGEND, Count
 from pinochle_judge.diagnosis import Charge, Outcome
-from pinochle_judge.engines import REFERENCE_SHOWN
+from pinochle_judge.engines import REFERENCE_SHOWN, trace_of
 from pinochle_judge.house_rules import DERIVED, HOUSE_SKIP, is_undeclared
 from pinochle_judge.reach import Reach, ReachEntry, reach
 from pinochle_judge.verdicts import SuspectEntry
@@ -106,8 +107,7 @@ def charge_of(report: pytest.TestReport) -> Charge | None:
     raw = json_property(report, CHARGE_PROPERTY)
     if not isinstance(raw, dict):
         return None
-    rules = (str(raw["rule"]), *map(str, raw.get("also", [])))
-    return Charge(rules, str(raw.get("at", "")), str(raw.get("detail", "")))
+    return Charge.from_dict(raw)
 
 
 def _title(item: pytest.Item) -> str:
@@ -126,12 +126,41 @@ def _scenario_charge(item: pytest.Item) -> Charge | None:
     if not isinstance(rule, str) or not rule:
         return None
     uses = uses_property(property_of_item(item, USES_PROPERTY))
+    method, params = situation.method, situation.params
     try:
-        return diagnosis.charge_case(
-            situation.method, situation.params, situation.expected, situation.answer, rule, uses
+        return charges.charge(
+            method, params, situation.expected, situation.answer, _trace(method, params), rule, uses
         )
     except Exception:  # an answer of an unforeseen shape: the verdict stands without it
         return None
+
+
+def _trace(method: str, params: Mapping[str, object]) -> list[dict[str, Any]]:
+    """The reference's trace of the question sent (empty when it cannot say)."""
+    try:
+        return trace_of(method, dict(params))
+    except Exception:  # the trace only sharpens a charge: without it the charge stands
+        return []
+
+
+def covers(request: object, judged: object = None) -> frozenset[str]:
+    """The rules the reference used in deciding a request line's question (its trace), of the
+    points the expectation's fields ``judged`` show (all, when not known)."""
+    try:
+        message = json.loads(str(request))
+        fields = [str(k) for k in judged] if isinstance(judged, list) else None
+        return frozenset(charges.coverage(_trace(message["method"], message["params"]), fields))
+    except (ValueError, TypeError, KeyError):
+        return frozenset()
+
+
+def _judged_fields(item: pytest.Item) -> list[str] | None:
+    """The fields of the expectation an item's answer was judged on."""
+    if isinstance(item, CaseItem):
+        return sorted(item.expected)
+    situation = item.stash.get(SITUATION_KEY, None)
+    expected = getattr(situation, "expected", None)
+    return sorted(expected) if isinstance(expected, Mapping) else None
 
 
 def property_of_item(item: pytest.Item, key: str) -> object:
@@ -145,6 +174,11 @@ def property_of_item(item: pytest.Item, key: str) -> object:
 def _request_line(method: str | None, params: Mapping[str, object] | None) -> str | None:
     """The request as one JSON line (``tables.request_line``), None when nothing was asked."""
     return None if method is None or params is None else request_line(method, params)
+
+
+JUDGED = "judged"
+"""The detail that lists the expectation's fields an item was judged on (for the diagnosis's
+spectrum; not written to the report)."""
 
 
 def _details(item: pytest.Item) -> dict[str, Any]:
@@ -169,6 +203,7 @@ def _details(item: pytest.Item) -> dict[str, Any]:
         "options": options,
         "method": method,
         "request": sent or _request_line(method, params),
+        JUDGED: _judged_fields(item),
     }
 
 
@@ -206,6 +241,7 @@ class Reporter:
         """Node ID -> where a judged table case stands (``reach``)."""
         self.rebased: dict[str, list[str]] = {}
         """Node ID -> how a derived case's deal was played the house's way."""
+        self._diagnosis: list[SuspectEntry] | None = None
         self.unplaced: list[str] = []
         """Items whose worker crashed before any report of theirs came: their rule is unknown,
         so the report cannot count them and is marked partial."""
@@ -232,11 +268,13 @@ class Reporter:
             error = call.excinfo.value
             assert isinstance(error, CaseFailed)
             detail = str(error.mismatches[0]) if error.mismatches else ""
+            # Charged against what was judged: the params sent (under the engine's options) and
+            # the expectation the answer was compared with (derived, where it is).
+            sent, judged = item.sent, item.expected
             try:
-                # Charged against what was sent and judged (the derived expectation under
-                # house rules), never the hand-worked answer the engine was not asked for.
-                charge = diagnosis.charge_case(
-                    case.method, item.sent, item.expected, answer, case.rule, case.uses, detail
+                traced = _trace(case.method, sent)
+                charge = charges.charge(
+                    case.method, sent, judged, answer, traced, case.rule, case.uses, detail
                 )
             except Exception:  # an answer of an unforeseen shape: the verdict stands without it
                 charge = Charge((case.rule,), "answer", detail)
@@ -375,8 +413,23 @@ class Reporter:
         )
 
     def diagnosis(self) -> list[SuspectEntry]:
-        """The rules most likely wrong, most likely first (see ``diagnosis``)."""
-        return diagnosis.diagnose(self.outcomes.values())
+        """The rules most likely wrong, most likely first (see ``diagnosis``); each passing
+        answer speaks for the rules the reference used in deciding it."""
+        if self._diagnosis is None:
+            outcomes = list(self.outcomes.values())
+            if any(o.status in ("failed", "errored") for o in outcomes):
+                outcomes = [
+                    dataclasses.replace(o, covers=self._covers(o.node))
+                    if o.status == "passed"
+                    else o
+                    for o in outcomes
+                ]
+            self._diagnosis = diagnosis.diagnose(outcomes)
+        return self._diagnosis
+
+    def _covers(self, node: str) -> frozenset[str]:
+        details = self.details.get(node, {})
+        return covers(details.get("request"), details.get(JUDGED))
 
     def engine_info(self) -> dict[str, Any]:
         """The engine under test: its command and, once started, its initialize name and version."""
@@ -398,7 +451,8 @@ class Reporter:
                 "uses": list(o.uses),
                 "rules": [o.rule, *o.uses],
             }
-            cases[node].update(self.details.get(node, {}))
+            shown = {k: v for k, v in self.details.get(node, {}).items() if k != JUDGED}
+            cases[node].update(shown)
             if node in self.skips:
                 cases[node]["skip"] = self.skips[node]
                 if self.undeclared(node):

@@ -17,9 +17,9 @@ from dataclasses import dataclass, replace
 from specdata.vocabulary import MELD_RULES
 
 from . import auction, meld, scoring, tricks
-from .actions import BID, KIND_BITS, KIND_MASK, PASS, PLAY, Action, parse
+from .actions import BID, KIND_BITS, KIND_MASK, PASS, PLAY, TRUMP, Action, parse
 from .auction import AuctionState, Call
-from .cards import NUM_RANKS, TEN, Card
+from .cards import ACE, JACK, KING, NUM_RANKS, QUEEN, TEN, Card
 from .errors import IllegalAction, PinochleError
 from .game import check_hands
 from .hand import HandState, Phase, Trick
@@ -60,9 +60,8 @@ def turn(state: AuctionState, rules: Rules) -> Decision:
     fourth AUCTION-DEALER-FORCED, the end AUCTION-END, otherwise AUCTION-TURN."""
     if state.complete:
         forced = bool(state.calls) and len(state.passed) == 3 and state.high_bid is not None
-        rule = "AUCTION-END"
-        also = ("AUCTION-DEALER-FORCED",) if forced and _ended_by_forced(state, rules) else ()
-        return Decision(rule, "turn", None, len(state.calls), also=also)
+        duty = _ended_by_forced(state, rules) if forced else None
+        return Decision("AUCTION-END", "turn", None, len(state.calls), also=(duty,) if duty else ())
     if not state.calls:
         return Decision("AUCTION-FIRST-BIDDER", "turn", state.next_seat, 0)
     last, nxt = state.calls[-1][0], state.next_seat or 0
@@ -71,11 +70,13 @@ def turn(state: AuctionState, rules: Rules) -> Decision:
     return Decision("AUCTION-TURN", "turn", state.next_seat, len(state.calls), also=also)
 
 
-def _ended_by_forced(state: AuctionState, rules: Rules) -> bool:
+def _ended_by_forced(state: AuctionState, rules: Rules) -> str | None:
+    """The duty behind the last call when that forced call ended the auction, else None."""
     before = auction.start(rules, state.dealer)
-    for seat, call in state.calls[:-1]:
-        before = auction.apply_call(before, rules, seat, call)
-    return auction.forced_bid(before, rules) is not None
+    for seat, made in state.calls[:-1]:
+        before = auction.apply_call(before, rules, seat, made)
+    forced = auction.forced_bid(before, rules)
+    return forced[0] if forced is not None else None
 
 
 def call(state: AuctionState, rules: Rules, seat: int, made: Call, index: int) -> Decision:
@@ -122,7 +123,7 @@ def auction_trace(
         verdict = call(state, rules, seat, made, i)
         found.append(verdict)
         if not verdict.value:
-            return found, state
+            break  # the answer describes the auction before the refused call
         state = auction.apply_call(state, rules, seat, made)
     found.append(turn(state, rules))
     if not state.complete:
@@ -131,8 +132,11 @@ def auction_trace(
         rule = forced[0] if forced else "AUCTION-PASS-FINAL"
         found.append(Decision(rule, "can_pass", forced is None, len(state.calls)))
     else:
-        also = ("AUCTION-DEALER-FORCED",) if _ended_by_forced(state, rules) else ()
-        found.append(Decision("AUCTION-END", "contract", state.high_bid, len(calls), also=also))
+        # A forced bid that ends the auction decides the contract; otherwise the passes do.
+        forced_rule = _ended_by_forced(state, rules)
+        rules_of = (forced_rule, "AUCTION-END") if forced_rule else ("AUCTION-END",)
+        contract = Decision(rules_of[0], "contract", state.high_bid, len(state.calls))
+        found.append(replace(contract, also=rules_of[1:]))
     return found, state
 
 
@@ -221,8 +225,10 @@ def meld_items(
     hand: Sequence[int], trump: int, rules: Rules, seat: int | None = None
 ) -> list[Decision]:
     """Each meld item of one hand with its rule (``value``: ``{id, count, points}``), then the
-    meld the rules keep from counting: a run's own king and queen (MELD-TYPES, or
-    MELD-ROYAL-MARRIAGE where an option lets them marry too), tens around (MELD-TENS-AROUND)."""
+    meld the rules keep from counting (``value``: ``{id, points}``, what one would be worth): a
+    run's own king and queen (MELD-TYPES), a K-Q of trumps as a plain marriage (MELD-MARRIAGE),
+    the near misses an engine may count (three suits of an around, four cards of a run), tens
+    around (MELD-TENS-AROUND)."""
     result = meld.meld(tuple(hand), trump, rules)
     found = [
         Decision(
@@ -235,15 +241,42 @@ def meld_items(
         for item in result.items
     ]
     runs = result.count("run")
+
+    def kept(rule: str, meld_id: str, *also: str) -> None:
+        """A meld the rules keep from counting here, with what it would be worth."""
+        worth = rules.meld_value(meld_id, 1) if meld_id in rules.meld_table else 0
+        value = {"id": meld_id, "points": worth}
+        found.append(Decision(rule, "meld kept", value, seat=seat, also=also))
+
     if runs and rules.run_royal != "both":
-        found.append(
-            Decision("MELD-TYPES", "meld kept", "royal_marriage", seat=seat,
-                     also=("MELD-ROYAL-MARRIAGE", "MELD-RUN"))
-        )  # fmt: skip
-    tens = min(hand[s * NUM_RANKS + TEN] for s in range(4))
-    if tens:
-        found.append(Decision("MELD-TENS-AROUND", "meld kept", "tens_around", seat=seat))
+        # A run's own K-Q is no royal marriage (MELD-ROYAL-MARRIAGE's run_royal, MELD-TYPES).
+        kept("MELD-ROYAL-MARRIAGE", "royal_marriage", "MELD-TYPES", "MELD-RUN")
+    if min(hand[trump * NUM_RANKS + KING], hand[trump * NUM_RANKS + QUEEN]):
+        # A K-Q of trumps is a royal marriage (or inside a run), never also a plain marriage.
+        kept("MELD-MARRIAGE", "marriage", "MELD-ROYAL-MARRIAGE")
+    arounds = {
+        ACE: "aces_around",
+        KING: "kings_around",
+        QUEEN: "queens_around",
+        JACK: "jacks_around",
+    }
+    for rank, around in arounds.items():
+        if not result.count(around) and sum(hand[s * NUM_RANKS + rank] > 0 for s in range(4)) == 3:
+            kept("MELD-AROUNDS", around)  # three suits of four: no around
+    held = [hand[trump * NUM_RANKS + r] > 0 for r in (ACE, TEN, KING, QUEEN, JACK)]
+    if not runs and sum(held) == 4:
+        kept("MELD-RUN", "run")  # four cards of five: no run
+    if min(hand[s * NUM_RANKS + TEN] for s in range(4)):
+        kept("MELD-TENS-AROUND", "tens_around")
     return found
+
+
+_AROUND_IDS = {
+    ACE: "aces_around",
+    KING: "kings_around",
+    QUEEN: "queens_around",
+    JACK: "jacks_around",
+}
 
 
 # --- scoring and the game ---------------------------------------------------------------------
@@ -280,6 +313,7 @@ def score_hand(
             made_rule = ("SCORE-SET",)
         if dropped[bidders]:
             made_rule = (*made_rule, "MELD-MINIMUM")
+        made_rule = _at_the_edge(rules, tricks_figures[bidders], meld_figures[bidders], made_rule)
         found.append(Decision(made_rule[0], "made", result.made, team=bidders,
                               also=made_rule[1:]))  # fmt: skip
         found.append(Decision(made_rule[0], "delta", result.delta[bidders], team=bidders,
@@ -293,6 +327,7 @@ def score_hand(
             opp = ("MELD-MINIMUM", "SCORE-MADE")
         else:
             opp = ("SCORE-MADE",)
+        opp = _at_the_edge(rules, tricks_figures[opponents], meld_figures[opponents], opp)
         found.append(Decision(opp[0], "delta", result.delta[opponents], team=opponents,
                               also=opp[1:]))  # fmt: skip
     else:
@@ -310,6 +345,22 @@ def score_hand(
     found.append(Decision("SCORE-MADE", "scores", list(result.scores), also=("SCORE-SET",)))
     found.append(_game_end(rules, bidders, scores, result, hand))
     return found
+
+
+def _at_the_edge(
+    rules: Rules, tricks: int, melded: int, decided: tuple[str, ...]
+) -> tuple[str, ...]:
+    """A team exactly at the trick minimum or the meld minimum: that threshold decided its
+    score as much as the plain rule (an engine reading it as "more than" differs there)."""
+    edges = [
+        rule
+        for rule, at_edge in (
+            ("SCORE-TRICK-MINIMUM", rules.trick_minimum > 0 and tricks == rules.trick_minimum),
+            ("MELD-MINIMUM", rules.meld_minimum > 0 and melded == rules.meld_minimum),
+        )
+        if at_edge
+    ]
+    return tuple(dict.fromkeys((*edges, *decided)))
 
 
 def _game_end(
@@ -359,6 +410,8 @@ def hand_trace(
         before = state.clone()
         phase = state.phase
         kind = action & KIND_MASK
+        if phase is Phase.AUCTION and kind in (PASS, BID):
+            add(turn(before.auction, before.rules))  # whose call it is, and why
         try:
             state.apply(action, seat)
         except IllegalAction as err:
@@ -416,7 +469,8 @@ def _score_decisions(state: HandState, add: object) -> None:
     outcome, bidder, contract = state.outcome, state.bidder, state.contract
     assert outcome is not None and bidder is not None and contract is not None
     if outcome == "no_marriage":
-        add(Decision("TRUMP-NO-MARRIAGE", "outcome", outcome))
+        # No suit may be trump without a marriage in it (TRUMP-MARRIAGE): the hand ends there.
+        add(Decision("TRUMP-MARRIAGE", "outcome", outcome, also=("TRUMP-NO-MARRIAGE",)))
     elif outcome == "meld_short":
         add(Decision("MELD-SHORT-BIDDER", "outcome", outcome))
     elif outcome == "thrown_in":
@@ -447,6 +501,10 @@ def _refused(before: HandState, action: Action, err: IllegalAction, index: int) 
         d = play(before.held[seat], before.trick, before.trump, before.rules, action >> KIND_BITS)
         if d.rule == err.rule:
             return replace(d, index=index, seat=seat)
+    if err.rule == "TRUMP-NO-MARRIAGE" and action & KIND_MASK == TRUMP:
+        # Trump named by a bidder holding no marriage: no suit may be trump (TRUMP-MARRIAGE),
+        # which is why the hand ended.
+        return Decision("TRUMP-MARRIAGE", "refused", False, index, also=("TRUMP-NO-MARRIAGE",))
     return Decision(err.rule, "refused", False, index, before.current_seat())
 
 

@@ -23,11 +23,16 @@ import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TextIO
+from unittest import mock
 
 import pytest
 
+from pinochle_judge import engines
 from tests.mutants import get
 from tests.suite_runs import DONE, OUT
+
+PRISTINE_TRACE = "tests.mutants:pristine_decisions"
+"""The reference's trace with the installed mutant paused (``tests.mutants.pristine``)."""
 
 
 def run_one(out_dir: Path, name: str, args: Sequence[str], mutant: str | None) -> int:
@@ -38,6 +43,10 @@ def run_one(out_dir: Path, name: str, args: Sequence[str], mutant: str | None) -
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(out),
         get(mutant).installed() if mutant else contextlib.nullcontext(),
+        # The engine under test misreads a rule in this process; the reference's trace must not.
+        mock.patch.object(engines, "REFERENCE_TRACE", PRISTINE_TRACE)
+        if mutant
+        else contextlib.nullcontext(),
     ):
         status = int(pytest.main(args))
     (out_dir / f"{name}.status").write_text(str(status), encoding="utf-8")

@@ -13,7 +13,8 @@ from typing import Any
 import pytest
 
 from pinochle_cli import commands
-from pinochle_cli.multi import run_engines, split_engines
+from pinochle_cli.multi import run_engines, run_summary, split_engines
+from pinochle_judge.counts import Count
 from pinochle_tools.site import ReportError, load_runs, reports
 from specdata.files import write_atomic
 
@@ -34,9 +35,9 @@ def test_engines_are_taken_out_of_the_pytest_options() -> None:
 
 
 @pytest.fixture(scope="module")
-def two_engines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int]:
+def two_engines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, int, str]:
     """One ``pinochle test`` of the reference and a mutant on one rule's cases, with one
-    combined report: the runs folder, the report and the exit status."""
+    combined report: the runs folder, the report, the exit status and what it printed."""
     out = tmp_path_factory.mktemp("runs")
     combined = out / "all.json"
     done = subprocess.run(
@@ -64,7 +65,7 @@ def two_engines(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path, i
         timeout=300,
     )
     assert combined.exists(), done.stdout + done.stderr
-    return out, combined, done.returncode
+    return out, combined, done.returncode, done.stdout
 
 
 def what_fails(site: Path) -> str:
@@ -73,8 +74,10 @@ def what_fails(site: Path) -> str:
 
 
 @pytest.mark.slow
-def test_two_engines_one_site_and_the_worst_status(two_engines: tuple[Path, Path, int]) -> None:
-    out, _, status = two_engines
+def test_two_engines_one_site_and_the_worst_status(
+    two_engines: tuple[Path, Path, int, str],
+) -> None:
+    out, _, status, printed = two_engines
     assert status == 1  # the mutant's failures
     names = sorted(
         json.loads((out / f"engine-{n}.json").read_text("utf-8"))["engine"]["name"] for n in (1, 2)
@@ -84,13 +87,33 @@ def test_two_engines_one_site_and_the_worst_status(two_engines: tuple[Path, Path
     assert "POINTS-LAST-TRICK" in listing
     assert "pinochle-reference" not in listing
     assert len(list((out / "site" / "engines").glob("*.html"))) == 2
+    # Each run's line names its report and gives the run's one count, the report's own.
+    for n, command in ((1, REFERENCE), (2, MUTANT)):
+        report = json.loads((out / f"engine-{n}.json").read_text("utf-8"))
+        count = Count.of_report(report)
+        line = next(x for x in printed.splitlines() if x.startswith(f"{command} ("))
+        assert f"({out / f'engine-{n}.json'}): exit {report['exit_status']}; " in line
+        assert f"total: {count.judged} cases judged" in line
+        assert f"{count.passed} passed, {count.failed} failed" in line
+
+
+def test_a_runs_line_gives_the_runs_count_or_its_last_line(tmp_path: Path) -> None:
+    log = tmp_path / "engine-1.log"
+    log.write_text(
+        "collected 3 items\n\ntotal: 2 cases judged (2 hand-worked, 0 derived), 2 passed, 0 "
+        "failed, 0 errored; 1 skipped\n\n=== 2 passed, 1 skipped in 0.1s ===\n",
+        encoding="utf-8",
+    )
+    assert run_summary(log).startswith("total: 2 cases judged")
+    log.write_text("ERROR: the engine cannot start\n\n", encoding="utf-8")
+    assert run_summary(log) == "ERROR: the engine cannot start"
 
 
 @pytest.mark.slow
 def test_one_combined_report_holds_every_engine_in_order(
-    two_engines: tuple[Path, Path, int],
+    two_engines: tuple[Path, Path, int, str],
 ) -> None:
-    out, combined, status = two_engines
+    out, combined, status, _ = two_engines
     document = json.loads(combined.read_text("utf-8"))
     assert list(reports.checker(reports.COMBINED).errors(document)) == []
     assert document["exit_status"] == status == 1
@@ -102,9 +125,9 @@ def test_one_combined_report_holds_every_engine_in_order(
 
 @pytest.mark.slow
 def test_pinochle_report_builds_the_comparing_site_from_the_combined_report(
-    two_engines: tuple[Path, Path, int], tmp_path: Path
+    two_engines: tuple[Path, Path, int, str], tmp_path: Path
 ) -> None:
-    out, combined, _ = two_engines
+    out, combined, _, _ = two_engines
     assert commands.run(["report", str(combined), "-o", str(tmp_path / "site")]) == 0
     assert len(list((tmp_path / "site" / "engines").glob("*.html"))) == 2
     listing = what_fails(tmp_path / "site")

@@ -69,7 +69,7 @@ def test_meld_items_and_what_is_kept_from_counting() -> None:
     items = {(d.rule, d.value["id"]) for d in found if d.point == "meld item"}  # type: ignore[index]
     assert items == {("MELD-RUN", "run"), ("MELD-MARRIAGE", "marriage")}
     kept = {d.rule for d in found if d.point == "meld kept"}
-    assert kept == {"MELD-TYPES", "MELD-TENS-AROUND"}
+    assert kept == {"MELD-ROYAL-MARRIAGE", "MELD-MARRIAGE", "MELD-TENS-AROUND"}
     assert all(d.seat == 2 for d in found)
 
 
@@ -93,12 +93,16 @@ def test_auction_trace() -> None:
     # Single-deck: the dealer opens at 150; seat 1 then bids 160 and seat 2 bids 165 (steps).
     found, state = trace.auction_trace(SD, 0, [(0, 150), (1, 160), (2, 165)])
     assert [d.rule for d in found[:2]] == ["AUCTION-FIRST-BIDDER", "AUCTION-DEALER-OPENS"]
-    assert found[-1].rule == "AUCTION-STEP" and found[-1].value is False
+    refused = next(d for d in found if d.value is False)
+    assert (refused.rule, refused.index) == ("AUCTION-STEP", 2)
     assert state.high_bid == 160
+    assert [d.point for d in found[-3:]] == ["turn", "min_bid", "can_pass"]  # before the refusal
     found, _ = trace.auction_trace(SD, 0, [(0, 150), (1, None)])
     assert found[-2:][0].point == "min_bid" and found[-2].rule == "AUCTION-HIGHER"
     found, _ = trace.auction_trace(SD, 0, [(1, 150)])
-    assert (found[-1].rule, found[-1].value) == ("AUCTION-TURN", False)
+    call = next(d for d in found if d.point == "call")
+    assert (call.rule, call.value) == ("AUCTION-TURN", False)
+    assert (found[-1].point, found[-1].rule) == ("can_pass", "AUCTION-DEALER-OPENS")
 
 
 @pytest.mark.parametrize("variant", ["double-deck", "single-deck", "online"])

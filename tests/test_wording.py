@@ -24,6 +24,7 @@ import pytest
 
 from features.steps import then
 from pinochle_judge import wording
+from pinochle_judge.cases import TABLES_DIR, load_cases
 from pinochle_judge.compare import compare
 from pytest_pinochle.driver import RuleMismatch, Situation
 from tests.test_layers import imports_of
@@ -254,3 +255,12 @@ def test_a_failure_in_one_line_is_its_first_mismatch_or_its_sentence() -> None:
     assert wording.one_line(scenario, "expected 5, engine 3") == "expected 5, engine 3"
     fault = "engine error in f: s\nengine 'x': crashed (exit 1)"
     assert wording.one_line(fault) == "crashed (exit 1)"
+
+
+def test_a_failed_case_says_what_a_negative_case_is_in_words() -> None:
+    # A negative case asks where the rule refuses or denies (a short run is no run): said so,
+    # not in the suite's own jargon.
+    case = next(c for c in load_cases([TABLES_DIR / "meld-double-deck.yaml"]) if c.negative)
+    text = wording.case_text("wrong answer in", case, case.expect, {})
+    assert f"tests {case.rule} (where the rule refuses or denies)" in text
+    assert "(negative)" not in text

@@ -18,7 +18,7 @@ from typing import Any
 from unittest import mock
 
 from pinochle_adapters import sdk
-from pinochle_adapters.reference import ReferenceEngine
+from pinochle_adapters.reference import ReferenceEngine, decisions
 from reference_engine import variants
 from reference_engine.variants import Rules
 
@@ -47,14 +47,20 @@ class Mutant:
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
         """The reference engine misreads the rule while inside this block."""
+        patchers: list[Any] = []
+        if self.rules is not None:
+            patchers.append(
+                mock.patch("reference_engine.variants.load_rules", _changed(self.rules))
+            )
+        patchers += [mock.patch(target, new) for target, new in self.patches.items()]
         with contextlib.ExitStack() as stack:
-            if self.rules is not None:
-                stack.enter_context(
-                    mock.patch("reference_engine.variants.load_rules", _changed(self.rules))
-                )
-            for target, replacement in self.patches.items():
-                stack.enter_context(mock.patch(target, replacement))
-            yield
+            for patcher in patchers:
+                stack.enter_context(patcher)
+            _ACTIVE.extend(patchers)
+            try:
+                yield
+            finally:
+                del _ACTIVE[len(_ACTIVE) - len(patchers) :]
 
     def engine(self) -> ReferenceEngine:
         """The engine object to serve (the reference engine under the mutant's name)."""
@@ -66,6 +72,32 @@ class Mutant:
         """Serve this mutant on stdin/stdout until shutdown."""
         with self.installed():
             return sdk.serve(self.engine())
+
+
+_ACTIVE: list[Any] = []
+"""The patches of the mutants installed in this process now, in the order installed."""
+
+
+@contextlib.contextmanager
+def pristine() -> Iterator[None]:
+    """The rules as they are, for the length of the block, while a mutant is installed in this
+    process (the suite's reference trace must not share the engine under test's misreading)."""
+    # Entered as context managers (``installed``): left and entered again the same way
+    # (``stop``/``start`` only know patches started by ``start``).
+    for patcher in reversed(_ACTIVE):
+        patcher.__exit__(None, None, None)
+    try:
+        yield
+    finally:
+        for patcher in _ACTIVE:
+            patcher.__enter__()
+
+
+def pristine_decisions(method: str, params: dict[str, Any]) -> list[dict[str, Any]]:
+    """The reference's trace (``pinochle_adapters.reference.decisions``) of the rules as they
+    are, whatever mutant is installed in this process."""
+    with pristine():
+        return decisions(method, params)
 
 
 def _changed(change: RulesChange) -> Callable[..., Rules]:

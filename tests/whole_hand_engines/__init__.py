@@ -182,7 +182,9 @@ def bug(name: str) -> Mutant:
     """The change behind engine ``name`` (``clean``: none); KeyError naming the choices."""
     if name == "clean":
         return CONTROL
-    try:
+    if name in BUGS:
         return BUGS[name]
-    except KeyError:
+    try:  # any mutant of tests/mutants (or a pair, ``A+B``), whole hands only
+        return get(name)
+    except (KeyError, ValueError):
         raise KeyError(f"no engine {name!r}: choose one of {', '.join(engine_names())}") from None

@@ -18,7 +18,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         for planted in BUGS.values():
             print(f"{planted.name:<24} {planted.caught_by:<20} {planted.misreading}")
         return 0
-    if len(args) != 1 or args[0] not in engine_names():
+    if len(args) != 1 or not _known(args[0]):
         print(
             f"usage: python -m tests.whole_hand_engines {'|'.join(engine_names())} | --list",
             file=sys.stderr,
@@ -26,6 +26,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     with bug(args[0]).installed():
         return server(args[0]).serve_stdio()
+
+
+def _known(name: str) -> bool:
+    try:
+        bug(name)
+    except KeyError:
+        return False
+    return True
 
 
 if __name__ == "__main__":
