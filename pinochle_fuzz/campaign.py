@@ -252,7 +252,8 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | Errore
     except ValueError:
         return None
     try:
-        # In the engine's declared model (scale: tens skips an answer off the tens), as the suite judges it (points: none, no points).
+        # In the engine's declared model, as the suite judges it (points: none, no points;
+        # scale: tens, no answer off the tens).
         expect = modelled(question.method, "", expect, Capabilities.declared(engine.info))
     except Skip as err:
         return Skipped(str(err))
