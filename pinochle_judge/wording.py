@@ -432,17 +432,28 @@ ANSWER_CHANGED = "they change its answer"
 (and derived expectations are turned off)."""
 
 
+def refusable(item: str) -> str:
+    """Why a case is not judged under the engine's house rules: its figures are ones the engine
+    may refuse under them (``item``: the item of ERRATA-SCORE-HAND-INPUTS)."""
+    return (
+        "its figures are ones the engine may refuse under them "
+        f"(ERRATA-SCORE-HAND-INPUTS, item {item})"
+    )
+
+
 def house_skip(house: str, needed: str, why: str) -> str:
     """A case skipped because the engine's house rules stand in the way (``why``)."""
     return f"{house_played(house, needed)}: {why}"
 
 
-def derived_reason(house: str, needed: str) -> str:
-    """Why a case is judged on a derived expectation."""
+def derived_reason(house: str, needed: str, rebased: Sequence[str] = ()) -> str:
+    """Why a case is judged on a derived expectation (and how the deal was re-based to the
+    house's course, if it was)."""
+    played = f"; the deal played the house's way ({'; '.join(rebased)})" if rebased else ""
     return (
         f"derived: the engine plays {house} (the case needs {needed}), "
         "which changes the hand-worked answer; judged against the reference engine's "
-        "answer under the engine's options"
+        f"answer under the engine's options{played}"
     )
 
 
@@ -651,6 +662,45 @@ def part_summaries(count: Count) -> list[str]:
         f"{outcomes['failed']} failed, {outcomes['errored']} errored"
         for name, outcomes in parts
     ]
+
+
+def unreached_case(rule: str) -> str:
+    """A derived case that stops before the point where its rule decides."""
+    return (
+        f"not reaching {rule}: played under the engine's options, the case stops before the "
+        "point where its hand-worked version is decided; it does not count for its rule"
+    )
+
+
+def reach_summary(
+    whole: Mapping[str, int],
+    other: Mapping[str, int],
+    partly: Mapping[str, tuple[int, int]],
+    unreached: Sequence[str],
+    off: Sequence[str],
+) -> list[str]:
+    """Reach under the engine's options: the whole hands that play to where their hand-worked
+    versions end, the rules some of whose cases stop short, and the rules no case reaches."""
+    lines = []
+    if whole["judged"] or other["judged"]:
+        line = (
+            f"reach: {whole['reached']} of {whole['judged']} whole-hand cases play to where "
+            "their hand-worked versions end under the engine's options"
+        )
+        if other["judged"]:
+            line += (
+                f" ({other['reached']} of {other['judged']} more, written for option values "
+                "the engine does not play or for rules they switch off)"
+            )
+        lines.append(line)
+    if partly:
+        shown = ", ".join(f"{r} {got}/{of}" for r, (got, of) in sorted(partly.items()))
+        lines.append(f"rules whose cases partly reach them (reaching/judged): {shown}")
+    if unreached:
+        lines.append(f"rules no judged case reaches: {', '.join(unreached)}")
+    if off:
+        lines.append(f"rules the engine's options switch off (not owed a case): {', '.join(off)}")
+    return lines
 
 
 def undeclared_summary(count: int) -> str:

@@ -383,6 +383,34 @@ def test_an_engine_page_shows_its_unsupported_rules_and_derived_cases(tmp_path: 
     assert "Derived, not hand-worked" in page and "4 passed, 1 failed" in page
 
 
+def test_an_engine_page_shows_the_reach_under_its_options(tmp_path: Path) -> None:
+    """How many whole hands reach their end, the rules partly reached, none reached and switched
+    off: from the report's ``reach``."""
+    import json
+
+    document = dict(document_of(None))
+    document["reach"] = {
+        "rules": {
+            "PLAY-CRAWL": {"judged": 5, "reached": 3},
+            "PASS-CARDS": {"judged": 4, "reached": 0},
+            "AUCTION-DEALER-OPENS": {"judged": 2, "reached": 0},
+        },
+        "whole_hands": {"judged": 40, "reached": 37},
+        "other_values": {"judged": 6, "reached": 2},
+        "off": ["AUCTION-DEALER-OPENS"],
+        "unreached": ["PASS-CARDS"],
+    }
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    build_site([path], tmp_path / "out")
+    page = read(next((tmp_path / "out" / "engines").glob("*.html")))
+    assert "37 of 40 whole-hand cases play to where their hand-worked versions end" in page
+    assert 'PLAY-CRAWL.html">PLAY-CRAWL</a> 3/5' in page
+    assert 'no judged case reaches: <a href="../rules/PASS-CARDS.html">PASS-CARDS</a>' in page
+    assert "AUCTION-DEALER-OPENS</a> 0/2" not in page  # switched off: owed no case
+    assert "(owed no case): AUCTION-DEALER-OPENS" in page
+
+
 def run_plus_royal_report() -> dict[str, Any]:
     """A small report of an engine that scores a run's K-Q as a royal marriage too: MELD-RUN
     fails three cases and MELD-ROYAL-MARRIAGE one, but the diagnosis names the royal marriage

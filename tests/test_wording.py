@@ -132,9 +132,11 @@ def hand_worded(source: str, steps: bool = False) -> list[int]:
 
 
 def scanned() -> list[Path]:
-    """The judgement's modules, the plugin's, the step library and the export (its record checks
-    judge an engine's answers: ``pinochle_tools.export.run_check``), wording.py aside."""
-    files = [*JUDGE.glob("*.py"), *PLUGIN.glob("*.py"), *STEPS.glob("*.py"), TOOLS / "export.py"]
+    """The judgement's modules, the plugin's, the step library, the export (its record checks
+    judge an engine's answers: ``pinochle_tools.export.run_check``) and one case's verdict
+    (``pinochle_tools.case``), wording.py aside."""
+    files = [*JUDGE.glob("*.py"), *PLUGIN.glob("*.py"), *STEPS.glob("*.py")]
+    files += [TOOLS / "export.py", TOOLS / "case.py"]
     return sorted(f for f in files if f != HOME)
 
 
