@@ -242,13 +242,15 @@ def _entry_for(state: _State, item: pytest.Item) -> Entry | None:
 
 
 def _first_line(report: pytest.TestReport) -> str:
-    """A failure in one line (``wording.one_line``): the charge's detail, else the first
-    mismatch or fault the failure text gives."""
+    """A failure in one line (``wording.one_line``): where the charge places it and its detail
+    (``points: expected 5, engine 3``), else the first mismatch or fault the failure text
+    gives."""
     detail = None
     for key, raw in report.user_properties:
         value = json.loads(raw) if key == "charge" and isinstance(raw, str) else raw
         if key == "charge" and isinstance(value, dict) and value.get("detail"):
-            detail = str(value["detail"])
+            at = value.get("at")
+            detail = f"{at}: {value['detail']}" if at else str(value["detail"])
             break
     line = wording.one_line(str(report.longrepr or ""), detail)
     return (line or report.outcome)[:REASON_LIMIT]

@@ -254,6 +254,8 @@ class Reporter:
         report = yield
         if is_suite_item(item) and (report.when == "call" or report.skipped):
             report.user_properties.append((DETAIL_PROPERTY, json.dumps(_details(item))))
+            if isinstance(item, CaseItem) and item.reach is not None:
+                report.user_properties.append((REACH_PROPERTY, json.dumps(item.reach)))
         if report.skipped and isinstance(report.longrepr, tuple) and is_suite_item(item):
             # pytest folds skips by location: the case's own file (its table or feature module,
             # as its node ID names it), never the line of this package that called pytest.skip

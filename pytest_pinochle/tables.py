@@ -4,7 +4,6 @@ test item, asked of the engine and judged in its call phase.
 
 from __future__ import annotations
 
-import json
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -88,6 +87,9 @@ class CaseItem(pytest.Item):
         self.answer: dict[str, object] | None = None
         self.plan: Plan | None = None
         self.sent_line: str | None = None
+        self.reach: dict[str, object] | None = None
+        """Where the case stands (``ReachEntry`` and how it was re-based): the call report
+        carries it as ``REACH_PROPERTY``, never the item, whose properties a JUnit file shows."""
         """The request line the engine received, byte for byte (None until one was sent)."""
         self.modelled: dict[str, object] | None = None
         """The expectation in the engine's declared model (``capabilities.expectation``)."""
@@ -115,8 +117,7 @@ class CaseItem(pytest.Item):
             written_for_other_values(case.variant, plan.needed),
             {str(k): str(v) for k, v in (plan.params.get("options") or {}).items()},
         )
-        found = {**entry.as_dict(), "rebased": list(plan.rebased)}
-        self.user_properties.append((REACH_PROPERTY, json.dumps(found)))
+        self.reach = {**entry.as_dict(), "rebased": list(plan.rebased)}
         try:
             self.modelled = expectation(case.method, case.rule, plan.expect, engine.capabilities)
             self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))
