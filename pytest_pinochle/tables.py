@@ -74,6 +74,12 @@ def _marked(name: str, value: str) -> pytest.MarkDecorator:
     return decorator
 
 
+@cache  # as ``_marked``: one mark for every negative case (``pytest.mark.negative`` makes anew)
+def _negative() -> pytest.MarkDecorator:
+    decorator: pytest.MarkDecorator = pytest.mark.negative
+    return decorator
+
+
 class CaseItem(pytest.Item):
     """One table case: the engine is asked and its answer compared, both in the call phase."""
 
@@ -91,7 +97,7 @@ class CaseItem(pytest.Item):
             self.add_marker(_marked("uses", rule))
         self.add_marker(_marked("variant", case.variant))
         if case.negative:
-            self.add_marker(pytest.mark.negative)
+            self.add_marker(_negative())
 
     def teardown(self) -> None:
         """Let go of the answer, plan and expectation once the call is reported (as pytest drops
