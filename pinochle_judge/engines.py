@@ -23,6 +23,7 @@ class ModelledEngine:
         self._reference: Ask = Reference() if reference is None else reference
         self._derived = derived
         self._house_rules: HouseRules | None = None
+        self._capabilities: tuple[object, Capabilities] | None = None
 
     @property
     def house_rules(self) -> HouseRules:
@@ -38,8 +39,12 @@ class ModelledEngine:
 
     @property
     def capabilities(self) -> Capabilities:
-        """The models the engine declared (the defaults until it has started)."""
-        return Capabilities.declared(self.engine.info)
+        """The models the engine declared (the defaults until it has started); read once per
+        ``initialize`` result, not at every call."""
+        info = self.engine.info
+        if self._capabilities is None or self._capabilities[0] is not info:
+            self._capabilities = (info, Capabilities.declared(info))
+        return self._capabilities[1]
 
     def call(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         """The engine's answer to ``params`` put in its declared model, read back into the

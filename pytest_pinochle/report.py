@@ -226,7 +226,9 @@ class Reporter:
         """Cases judged hand-worked under options the engine plays in place of the case's."""
         self.known: dict[str, dict[str, str]] = {}
         """Node ID -> the known-failures entry (reason, link) of an item that failed as listed."""
-        self.details: dict[str, dict[str, object]] = {}
+        self.details: dict[str, str] = {}
+        """Node ID -> its report's ``case`` property as it came (JSON), read when the report is
+        written: a run without ``--conformance-report`` parses none."""
         self.messages: dict[str, str] = {}
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.complete = True
@@ -325,15 +327,15 @@ class Reporter:
             return  # not a suite item
         uses = uses_property(property_of(report, USES_PROPERTY))
         status = outcome_of(report)
-        self.properties[report.nodeid] = list(report.user_properties)
+        self.properties[report.nodeid] = report.user_properties
         old = self.outcomes.get(report.nodeid)
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
             charge = charge_of(report) if status == "failed" else None
             self.outcomes[report.nodeid] = Outcome(report.nodeid, status, rule, uses, charge)
         if getattr(report, FIXED_ATTR, False):
             self.fixed.add(report.nodeid)
-        detail = json_property(report, DETAIL_PROPERTY)
-        if isinstance(detail, dict):
+        detail = property_of(report, DETAIL_PROPERTY)
+        if isinstance(detail, str):
             self.details[report.nodeid] = detail
         found = json_property(report, REACH_PROPERTY)
         if isinstance(found, dict):
@@ -430,7 +432,9 @@ class Reporter:
         return self._diagnosis
 
     def _covers(self, node: str) -> frozenset[str]:
-        details = self.details.get(node, {})
+        details = json.loads(self.details.get(node, "{}"))
+        if not isinstance(details, dict):
+            return frozenset()
         return covers(details.get("request"), details.get(JUDGED))
 
     def engine_info(self) -> dict[str, Any]:
@@ -453,8 +457,9 @@ class Reporter:
                 "uses": list(o.uses),
                 "rules": [o.rule, *o.uses],
             }
-            shown = {k: v for k, v in self.details.get(node, {}).items() if k != JUDGED}
-            cases[node].update(shown)
+            detail = json.loads(self.details.get(node, "{}"))
+            if isinstance(detail, dict):
+                cases[node].update({k: v for k, v in detail.items() if k != JUDGED})
             if node in self.skips:
                 cases[node]["skip"] = self.skips[node]
                 if self.undeclared(node):

@@ -78,6 +78,12 @@ def _marked(name: str, value: str) -> pytest.MarkDecorator:
     return decorator
 
 
+@cache  # as ``_marked``: one mark for every negative case (``pytest.mark.negative`` makes anew)
+def _negative() -> pytest.MarkDecorator:
+    decorator: pytest.MarkDecorator = pytest.mark.negative
+    return decorator
+
+
 class CaseItem(pytest.Item):
     """One table case: the engine is asked and its answer compared, both in the call phase."""
 
@@ -98,7 +104,14 @@ class CaseItem(pytest.Item):
             self.add_marker(_marked("uses", rule))
         self.add_marker(_marked("variant", case.variant))
         if case.negative:
-            self.add_marker(pytest.mark.negative)
+            self.add_marker(_negative())
+
+    def teardown(self) -> None:
+        """Let go of the answer, plan and expectation once the call is reported (as pytest drops
+        a test function's fixture values): a run keeps none of its cases' answers, so the garbage
+        collector's walks do not grow with the suite. The line sent is kept for a teardown
+        error's report."""
+        self.answer = self.plan = self.modelled = None
 
     def runtest(self) -> None:
         engine = state_of(self.config).engine()

@@ -106,7 +106,10 @@ def example_marker_lines(rule_ids: Iterable[str]) -> list[str]:
 
 
 def rule_of(item: pytest.Item) -> str | None:
-    """The one rule an item tests: its Examples block's rule tag, else its ``rule`` mark."""
+    """The one rule an item tests: a table case's, else its Examples block's rule tag, else its
+    ``rule`` mark."""
+    if isinstance(item, CaseItem):
+        return item.case.rule  # the case's marks are made from it (``CaseItem``)
     for mark in item.iter_markers():
         if RULE_ID.fullmatch(mark.name):
             return mark.name
@@ -116,6 +119,8 @@ def rule_of(item: pytest.Item) -> str | None:
 
 def uses_of(item: pytest.Item, rule: str | None) -> tuple[str, ...]:
     """The rules an item's expected answer also relies on (its ``uses`` marks), sorted."""
+    if isinstance(item, CaseItem):
+        return tuple(sorted(set(item.case.uses) - {rule}))
     found = {m.kwargs["id"] for m in item.iter_markers("uses") if "id" in m.kwargs}
     return tuple(sorted(found - {rule}))
 
@@ -167,13 +172,19 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
             continue
         rule = rule_of(item)
         if rule is not None:
-            if rule not in {m.kwargs.get("id") for m in item.iter_markers("rule")}:
+            if not isinstance(item, CaseItem) and rule not in {
+                m.kwargs.get("id") for m in item.iter_markers("rule")
+            }:
                 item.add_marker(pytest.mark.rule(id=rule))
             # Plain strings, so a JUnit XML report reads them as they are (no Python reprs).
             item.user_properties.append((RULE_PROPERTY, rule))
             item.user_properties.append((USES_PROPERTY, " ".join(uses_of(item, rule))))
             item.user_properties.append((VARIANT_PROPERTY, variant_of(item) or ""))
-        variants = {m.kwargs.get("id") for m in item.iter_markers("variant")}
+        variants = (
+            {item.case.variant}
+            if isinstance(item, CaseItem)
+            else {m.kwargs.get("id") for m in item.iter_markers("variant")}
+        )
         if chosen and variants and not variants & chosen:
             drop.append(item)
         else:
