@@ -57,6 +57,31 @@ HOUSES = {
 }
 
 
+HOUSE_BUGS = {
+    m.name: m
+    for m in (
+        mutants.Mutant(
+            name="sd-opening-250",
+            misreading=(
+                "a single-deck bid must reach 250 (more than 24 tens), so every lower bid, "
+                "one off the tens included, is refused as below the opening minimum"
+            ),
+            caught_by="AUCTION-OPENING-MIN",
+            variants=("single-deck",),
+            rules=mutants.replace_auction(minimum=250),
+        ),
+    )
+}
+"""Bugs seen on real engines under their house rules only: not mutants of their own (the
+mutation run asks each of those of the whole suite)."""
+
+
+def planted(name: str) -> mutants.Mutant:
+    """A planted bug by name: a house bug or a mutant, ``+`` joining several."""
+    parts = [HOUSE_BUGS.get(part) or mutants.get(part) for part in name.split(mutants.PAIR)]
+    return parts[0] if len(parts) == 1 else mutants.combined(*parts)
+
+
 class HouseEngine(ReferenceEngine):
     """The reference engine declaring one variant and the house's single option values."""
 
@@ -78,5 +103,5 @@ def serve(name: str, bug: str | None = None) -> int:
     engine = HouseEngine(HOUSES[name], bug)
     if bug is None:
         return sdk.serve(engine)
-    with mutants.get(bug).installed():
+    with planted(bug).installed():
         return sdk.serve(engine)
