@@ -199,18 +199,13 @@ class Disagreement:
         return self.rules[0] if self.rules else ""
 
     @property
-    def key(self) -> tuple[str, str]:
-        """What makes two disagreements the same deviation for a campaign: where the engine's
-        answer and the reference's first part, as the rule that decided that point and the
-        point's kind (a call, a play, a trick's winner, a field), in any variant: one deviation
-        the engine makes in two variants is one, reached through another deal too."""
-        return (self.rule, self.point)
-
-    @property
-    def point(self) -> str:
-        """The kind of point where the answers part (the method's, where the trace placed
-        none)."""
-        return self.where.point if self.where is not None else self.question.method
+    def key(self) -> str:
+        """What makes two disagreements the same deviation for a campaign: the rule that
+        decided the point where the engine's answer and the reference's first part, whatever
+        the variant, method, deal or kind of point it was reached through (an opening minimum
+        seen as a refused call and as a wrong least bid is one deviation); the method's name
+        where no rule was charged."""
+        return self.rule or self.question.method
 
     @property
     def size(self) -> int:
@@ -587,17 +582,17 @@ def run(
     ``seconds`` have passed, or ``max_findings`` rules have their reproducer. Every question's
     choices come from ``seed`` and its number, so the same seed asks the same questions.
 
-    Each disagreement is charged to the point where the answers part (``Disagreement.key``);
-    the first of each deviation is shrunk to its reproducer, later ones are counted on it. Met
-    again in another variant, it is shrunk there too and the smaller reproducer kept
-    (``on_finding`` is called again with it)."""
+    Each disagreement is charged to the rule deciding the point where the answers part
+    (``Disagreement.key``); the first of each deviation is shrunk to its reproducer, later ones
+    are counted on it. Met again in another variant or through another method, it is shrunk
+    there too and the smaller reproducer kept (``on_finding`` is called again with it)."""
     report = Report()
     seed_of = _streams(seed)
     start = time.perf_counter()
     next_tick = start
-    findings: dict[tuple[str, str], Finding] = {}
-    shrunk: defaultdict[tuple[str, str], set[str]] = defaultdict(set)
-    """The variants whose first disagreement of each deviation was shrunk."""
+    findings: dict[str, Finding] = {}
+    shrunk: defaultdict[str, set[tuple[str, str]]] = defaultdict(set)
+    """The variants and methods whose first disagreement of each deviation was shrunk."""
     while True:
         now = time.perf_counter()
         if hands is not None and report.rounds >= hands:
@@ -635,11 +630,11 @@ def run(
             known = findings.get(found.key)
             if known is not None:
                 known.seen += 1
-                if question.variant in shrunk[found.key]:
+                if (question.variant, method) in shrunk[found.key]:
                     continue
             elif len(findings) >= MAX_SHRUNK:
                 continue
-            shrunk[found.key].add(question.variant)
+            shrunk[found.key].add((question.variant, method))
             began = time.perf_counter()
             budget = shrink_budget
             if seconds is not None and budget.seconds is not None:
@@ -649,7 +644,7 @@ def run(
             smallest = shrink(engine, found, target, choices.made, choices.bounds, budget)
             report.shrink_seconds += time.perf_counter() - began
             if known is not None:
-                # The same deviation met in another variant: its smaller reproducer is kept.
+                # The same deviation met in another variant or method: the smaller is kept.
                 if smallest.size < known.disagreement.size:
                     known.disagreement = smallest
                     if on_finding is not None:
