@@ -378,3 +378,25 @@ def test_an_engine_page_shows_its_unsupported_rules_and_derived_cases(tmp_path: 
     page = read(next((tmp_path / "out" / "engines").glob("*.html")))
     assert 'href="../rules/TRICK-WINNER.html">TRICK-WINNER</a> (3)' in page
     assert "Derived, not hand-worked" in page and "4 passed, 1 failed" in page
+
+
+def test_a_rule_explained_by_a_suspect_is_listed_after_the_ranked_ones(tmp_path: Path) -> None:
+    """A cascade of the first suspect is shown apart, as explained by it, not in the ranking."""
+    import json
+
+    document = dict(document_of(BUGGY))
+    first = document["diagnosis"][0]
+    named = {entry["rule"] for entry in document["diagnosis"]}
+    other = next(rule for rule in sorted(load_catalogue()) if rule not in named)
+    cascade = {**first, "rule": other, "explained_by": [first["rule"]]}
+    document["diagnosis"] = [*document["diagnosis"], cascade]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    build_site([path], tmp_path / "out")
+    page = read(next((tmp_path / "out" / "engines").glob("*.html")))
+    ranking, _, rest = page.partition("</ol>")
+    assert f'href="../rules/{other}.html"' not in ranking.partition('<ol class="diagnosis">')[2]
+    assert (
+        f'href="../rules/{other}.html">{other}</a>, explained by '
+        f'<a href="../rules/{first["rule"]}.html">' in rest
+    )
