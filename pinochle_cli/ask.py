@@ -29,7 +29,7 @@ from specdata.rules import load_catalogue
 USAGE_EXAMPLES = """\
 examples:
   pinochle ask meld --variant single-deck hand="Ah Th Kh Qh Jh Qs Jd" trump=h
-  pinochle ask legal_plays --variant double-deck \
+  pinochle ask legal_plays --variant double-deck \\
       '{"hand": ["As", "Ks", "Ah"], "trick": ["Qs"], "trump": "h"}'
   pinochle ask trick_winner --variant online --json trick="Qs As Ah As" trump=h
 """
@@ -170,7 +170,8 @@ def decision_text(decision: dict[str, Any], titles: dict[str, str], colour: bool
         shown = json.dumps(value, ensure_ascii=False)
     rule = str(decision["rule"])
     also = decision.get("also") or []
-    line = f"{rule} ({titles.get(rule, 'not in spec/rules')}): {decision['point']}"
+    point = "not scored" if decision["point"] == "meld kept" else decision["point"]
+    line = f"{rule} ({titles.get(rule, 'not in spec/rules')}): {point}"
     line += f" ({', '.join(where)})" if where else ""
     line += f": {shown}"
     return line + (f"; also {', '.join(also)}" if also else "")

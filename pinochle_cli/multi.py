@@ -11,14 +11,18 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import json
 import os
+import re
+import shlex
 import signal
 import subprocess
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 
+from specdata.files import write_atomic
 from specdata.text import escaped
 
 PER_ENGINE_OUTPUTS = (
@@ -32,7 +36,21 @@ PER_ENGINE_OUTPUTS = (
     "--json-report-file",
 )
 """Options naming a file one run writes: with several engines each run gets its own file,
-``NAME.engine-N.SUFFIX`` beside the one given (one file for all, the last run would win)."""
+``NAME.ENGINE.SUFFIX`` beside the one given (one file for all, the last run would win)."""
+RUNS_MANIFEST = ".pinochle-runs.json"
+"""The runs folder's list of the files the last run wrote there: removed before the next run
+starts, so no earlier run's report passes for this one's, whatever its engines were called."""
+INTERPRETER = re.compile(
+    r"(python|pypy|node|nodejs|deno|bun|java|ruby|perl|php|sh|bash|dotnet|Rscript|julia|lua"
+    r"|env|uv|uvx|npx)[0-9.]*(\.exe)?"
+)
+"""Programs that run the engine named after them: left out of its file stem."""
+SOURCES = frozenset(
+    (".py", ".js", ".mjs", ".cjs", ".ts", ".jar", ".exe", ".rb", ".pl", ".php", ".sh", ".lua")
+)
+"""Extensions of a program file, dropped from the stem (``e.jar`` -> ``e``)."""
+STEM_LIMIT = 48
+"""The longest file stem an engine's command gives (a long command is cut, then numbered)."""
 PR_SET_PDEATHSIG = 1
 """prctl(2) option: the signal a process gets when the parent that started it dies."""
 NO_RUNS_DIR = (
@@ -108,13 +126,18 @@ def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: 
         problem = f"--runs-dir {out}: cannot make the folder ({e.strerror})"
         print(f"pinochle test: {problem}", file=sys.stderr)
         return CANNOT_RUN
-    reports = [out / f"engine-{n}.json" for n in range(1, len(engines) + 1)]
-    logs = [out / f"engine-{n}.log" for n in range(1, len(engines) + 1)]
+    stems = engine_stems(engines)
+    reports = [out / f"{stem}.json" for stem in stems]
+    logs = [out / f"{stem}.log" for stem in stems]
     try:
-        for stale in [*reports, *logs]:
+        for stale in [*earlier_runs(out), *reports, *logs]:
             # The suite's own names in its runs folder: an earlier run's report must not pass
             # for this one's (a link is removed, never followed); nor its site.
             stale.unlink(missing_ok=True)
+        write_atomic(
+            out / RUNS_MANIFEST,
+            json.dumps({"files": [p.name for p in [*reports, *logs]]}, indent=1) + "\n",
+        )
         clear_site(out / "site")
     except OSError as e:
         print(
@@ -122,10 +145,11 @@ def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: 
             file=sys.stderr,
         )
         return CANNOT_RUN
-    runs_args = [per_engine(rest, len(engines) > 1, n) for n in range(1, len(engines) + 1)]
+    runs_args = [per_engine(rest, len(engines) > 1, stem) for stem in stems]
     if len(engines) > 1:
         for name, path in _renamed(rest):
-            print(f"{name} {path}: one file per engine, {path.stem}.engine-N{path.suffix}")
+            each = ", ".join(f"{path.stem}.{stem}{path.suffix}" for stem in stems)
+            print(f"{name} {path}: one file per engine: {each}")
     restore = interrupt_on_sigterm()
     try:
         statuses = _run_all(engines, runs_args, reports, logs)
@@ -158,9 +182,65 @@ def shown(engine: str | None) -> str:
     return "reference" if engine is None else engine
 
 
-def per_engine(args: Sequence[str], several: bool, n: int) -> list[str]:
-    """The run's arguments for engine ``n``: with several engines, each file option of
-    PER_ENGINE_OUTPUTS names ``NAME.engine-N.SUFFIX`` instead of ``NAME.SUFFIX``."""
+def engine_stem(engine: str | None) -> str:
+    """The file stem an engine's command gives its run: its words (after the program when that
+    is an interpreter, ``INTERPRETER``) without options, folders or a program file's extension,
+    joined by ``-`` (``python my-engine/my_engine.py`` -> ``my_engine``; ``node
+    peers/zstocks.mjs src house`` -> ``zstocks-src-house``), every character but a letter,
+    digit, ``.``, ``_`` or ``-`` made ``_``; ``reference`` for the reference engine."""
+    if engine is None:
+        return "reference"
+    try:
+        words = shlex.split(engine)
+    except ValueError:  # an unbalanced quote: the words as written
+        words = engine.split()
+    program = PurePath(words[0]).name if words else ""
+    after = words[1:] if INTERPRETER.fullmatch(program) else words
+    named = [w for w in after if not w.startswith("-")] or words[:1]
+    parts = [
+        PurePath(w).stem if ("/" in w or "\\" in w or PurePath(w).suffix in SOURCES) else w
+        for w in named
+    ]
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", "-".join(p for p in parts if p)).strip("._-")
+    return stem[:STEM_LIMIT] or "engine"
+
+
+def engine_stems(engines: Sequence[str | None]) -> list[str]:
+    """Each engine's file stem (``engine_stem``), unique among the run's: a repeated one is
+    numbered (``name-2``, ``name-3``) with the first number no other engine's stem has."""
+    stems: list[str] = []
+    for engine in engines:
+        stem, n = engine_stem(engine), 1
+        while stem in stems:
+            n += 1
+            stem = f"{engine_stem(engine)}-{n}"
+        stems.append(stem)
+    return stems
+
+
+def earlier_runs(out: Path) -> list[Path]:
+    """The files the last run wrote in ``out`` (its ``RUNS_MANIFEST``; none when there is none
+    or it is not one): only plain names, so a doctored manifest cannot name a file elsewhere."""
+    try:
+        listed = json.loads((out / RUNS_MANIFEST).read_text(encoding="utf-8"))["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return []
+    if not isinstance(listed, list):
+        return []
+    return [
+        out / name
+        for name in listed
+        if isinstance(name, str)
+        and name == PurePath(name).name
+        and name not in ("", ".", "..")
+        and name.endswith((".json", ".log"))
+    ]
+
+
+def per_engine(args: Sequence[str], several: bool, stem: str) -> list[str]:
+    """The run's arguments for the engine whose file stem is ``stem``: with several engines,
+    each file option of PER_ENGINE_OUTPUTS names ``NAME.STEM.SUFFIX`` instead of
+    ``NAME.SUFFIX``."""
     if not several:
         return list(args)
     out: list[str] = []
@@ -172,7 +252,7 @@ def per_engine(args: Sequence[str], several: bool, n: int) -> list[str]:
             continue
         value = arg.split("=", 1)[1] if "=" in arg else next(items, "")
         path = Path(value)
-        out += [name, str(path.with_name(f"{path.stem}.engine-{n}{path.suffix}"))]
+        out += [name, str(path.with_name(f"{path.stem}.{stem}{path.suffix}"))]
     return out
 
 
@@ -227,7 +307,8 @@ def _run_all(
                     statuses[n] = code if code >= 0 else 128 - code
                     del running[n]
                     print(
-                        f"{escaped(shown(engines[n]))}: exit {code}; {escaped(_last_line(logs[n]))}"
+                        f"{escaped(shown(engines[n]))} ({reports[n]}): exit {statuses[n]}; "
+                        f"{escaped(run_summary(logs[n]))}"
                     )
             time.sleep(0.1)
     except KeyboardInterrupt:
@@ -239,10 +320,15 @@ def _run_all(
     return statuses
 
 
-def _last_line(path: Path) -> str:
-    """The last non-empty line of a run's output: pytest's summary line."""
+def run_summary(path: Path) -> str:
+    """What a run's output says of it: its ``total:`` line, the one count the report, the site
+    and the badge give too; else (a run that judged nothing, or could not start) its last
+    non-empty line."""
+    from pinochle_judge.wording import TOTAL  # here: ``pinochle test`` imports late
+
     with path.open("rb") as f:
-        f.seek(max(0, f.seek(0, os.SEEK_END) - 65536))  # its end: the summary is the last line
+        f.seek(max(0, f.seek(0, os.SEEK_END) - 65536))  # its end: the summary is there
         text = f.read().decode("utf-8", "replace")
     lines = [line.strip("= ") for line in text.splitlines()]
-    return next((line for line in reversed(lines) if line), "no output")
+    total = next((line for line in reversed(lines) if line.startswith(TOTAL)), None)
+    return total or next((line for line in reversed(lines) if line), "no output")

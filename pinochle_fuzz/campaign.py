@@ -46,7 +46,7 @@ from .oracle import (
     reference_answer,
     seat_meld_question,
 )
-from .questions import GENERATORS, MAX_LIMIT, WHOLE_HAND, Question, play_hand_question
+from .questions import GENERATORS, MAX_LIMIT, WHOLE_HAND, Question, in_tens, play_hand_question
 
 ROUND_METHODS = tuple(record.name for record in methods.fuzzed())
 """The methods a round asks, one question each, in their records' order (a round is one "hand"
@@ -76,6 +76,9 @@ class Target:
     declared: Mapping[str, Sequence[str]]
     """Option name -> the values the engine declares and the reference knows, its first value
     first (an option it does not declare is played at the variant's default)."""
+    tens: bool = False
+    """The engine keeps its figures in tens (capability ``scale: tens``): its ``score_hand``
+    questions are drawn in tens (``questions.in_tens``)."""
 
     @property
     def free(self) -> dict[str, Sequence[str]]:
@@ -118,7 +121,8 @@ def targets(
                     "does not know"
                 )
             playable[name] = ours
-        found.append(Target(vid, fixed, playable))
+        tens = Capabilities.declared(info).scale == "tens"
+        found.append(Target(vid, fixed, playable, tens))
     if not found:
         raise FuzzError(f"the engine declares none of the variants asked for: {list(variants)}")
     return found
@@ -165,7 +169,10 @@ def generate(method: str, target: Target, choose: Choose) -> Question:
     if method == WHOLE_HAND:
         params, played, extra = play_hand_question(rules, choose)
         return Question(method, target.variant, options, params, played_answer(played, extra))
-    return Question(method, target.variant, options, GENERATORS[method](rules, choose))
+    params = GENERATORS[method](rules, choose)
+    if target.tens and method == "score_hand":
+        params = in_tens(rules, params)
+    return Question(method, target.variant, options, params)
 
 
 def questions(method: str, target: Target) -> st.SearchStrategy[Question]:
@@ -252,7 +259,8 @@ def check(engine: Engine, question: Question) -> Disagreement | Skipped | Errore
     except ValueError:
         return None
     try:
-        # In the engine's declared model, as the suite judges it (points: none, no points).
+        # In the engine's declared model, as the suite judges it (points: none, no points;
+        # scale: tens, no answer off the tens).
         expect = modelled(question.method, "", expect, Capabilities.declared(engine.info))
     except Skip as err:
         return Skipped(str(err))

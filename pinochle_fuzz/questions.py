@@ -49,6 +49,7 @@ from reference_engine.cards import (
 from reference_engine.errors import IllegalAction
 from reference_engine.hand import HandState, Phase
 from reference_engine.variants import Rules
+from specdata import house, load_variant
 
 from .choices import Choose
 
@@ -232,9 +233,11 @@ def game_score(rules: Rules, choose: Choose) -> int:
     unit = rules.auction.unit
     mark = rules.bid_to_win if how == 2 and rules.bid_to_win else rules.target
     score = max(mark - unit * choose(8) + (unit if how == 3 else 0), -mark)
-    if not rules.rounds and rules.variant != "double-deck":
+    if house.past_target_refusable(
+        rules.variant, load_variant(rules.variant).rules_under(rules.options)
+    ):
         # The game would have ended (ERRATA-SCORE-HAND-INPUTS, item 5): only double-deck
-        # sides stand past the target (ERRATA-PAST-TARGET).
+        # sides under bid-to-win stand past the target (ERRATA-PAST-TARGET).
         score = min(score, rules.target - 1)
     return score
 
@@ -468,15 +471,8 @@ def ask_card_points(rules: Rules, choose: Choose) -> Input:
 
 
 def score_outcomes(rules: Rules) -> list[str]:
-    """The outcomes a hand of these rules can have (ERRATA-SCORE-HAND-INPUTS, item 2):
-    ``no_marriage`` and ``meld_short`` in double-deck only, ``thrown_in`` where a throw-in is
-    played (not single-deck, not double-deck ``throw_in=none``)."""
-    found = ["played"]
-    if rules.throw_in != "none" and rules.variant != "single-deck":
-        found.append("thrown_in")
-    if rules.variant == "double-deck":
-        found += ["meld_short", "no_marriage"]
-    return found
+    """The outcomes a hand of these rules can have (``specdata.house.score_outcomes``)."""
+    return house.score_outcomes(rules.variant, rules.options)
 
 
 def contracts(rules: Rules, count: int = 40) -> list[int]:
@@ -495,41 +491,8 @@ def contracts(rules: Rules, count: int = 40) -> list[int]:
 def refusable(rules: Rules, figures: Mapping[str, Any]) -> str | None:
     """Which item of the closed list of ERRATA-SCORE-HAND-INPUTS these ``score_hand`` figures
     fall under (an engine may refuse them or score them freely, so they are never asked), or
-    None."""
-    contract, outcome = figures["contract"], figures["outcome"]
-    bidders = figures["bidder_team"]
-    bid_meld = figures["meld"][bidders]
-    a = rules.auction
-    if contract < a.minimum or not auction.step_ok(contract, None, rules):
-        return "1: a contract the auction cannot produce"
-    if outcome not in score_outcomes(rules):
-        return "2: an outcome the variant does not have"
-    if rules.variant == "double-deck":
-        short = bid_meld < rules.meld_minimum
-        if (outcome in ("played", "thrown_in") and short) or (
-            outcome == "meld_short" and not short
-        ):
-            return "3: an outcome the bidders' meld rules out"
-    if (
-        rules.forced_throw_in
-        and outcome == "played"
-        and contract - bid_meld > rules.total_card_points
-    ):
-        return "3: a played hand that must have been thrown in"
-    tricks, won = figures["tricks"], figures["tricks_won"]
-    if outcome == "played":
-        if sum(tricks) != rules.total_card_points or sum(won) != rules.hand_size:
-            return "4: trick figures that do not add up"
-        if any(w == 0 and t for t, w in zip(tricks, won, strict=True)):
-            return "4: card points without a trick"
-    elif any(tricks) or any(won):
-        return "4: trick figures in a hand not played"
-    past = max(figures["scores"]) >= rules.target
-    if not rules.rounds and rules.variant != "double-deck" and past:
-        return "5: a team already at the target before the hand"
-    if rules.rounds and "hand" not in figures:
-        return "6: no hand number"
-    return None
+    None: the one list the suite uses too (``specdata.house.refusable``)."""
+    return house.refusable(rules.variant, rules.options, figures)
 
 
 def ask_score_hand(rules: Rules, choose: Choose) -> Input:
@@ -592,6 +555,29 @@ def ask_score_hand(rules: Rules, choose: Choose) -> Input:
     if choose(5) == 0:  # drawn last: the questions asked before stay the same
         answer["scores"][choose(2)] = below_zero(rules, choose)
     return answer
+
+
+def in_tens(rules: Rules, figures: Input) -> Input:
+    """``score_hand`` figures moved to the tens, for an engine that keeps its figures in tens
+    (ERRATA-TENS-SCALE): the contract up to the next step of ten, meld and scores down to a
+    ten, the bidders' card points to the nearest ten (the opponents' the rest of the total);
+    the original figures when the variant's total is off the tens or the result is refusable."""
+    total = rules.total_card_points
+    if total % 10:
+        return figures
+    bidders = figures["bidder_team"]
+    tricks = list(figures["tricks"])
+    if any(tricks):
+        tricks[bidders] = min(max(round(tricks[bidders] / 10) * 10, 0), total)
+        tricks[1 - bidders] = sum(figures["tricks"]) - tricks[bidders]
+    moved: Input = {
+        **figures,
+        "contract": -(-figures["contract"] // 10) * 10,
+        "meld": [m // 10 * 10 for m in figures["meld"]],
+        "tricks": tricks,
+        "scores": [s // 10 * 10 for s in figures["scores"]],
+    }
+    return figures if refusable(rules, moved) else moved
 
 
 def below_zero(rules: Rules, choose: Choose) -> int:

@@ -21,6 +21,7 @@ CAPABILITIES: dict[str, tuple[str, ...]] = {
     "forced_bid": ("explicit", "implicit"),
     "meld": ("items", "totals"),
     "points": ("given", "none"),
+    "scale": ("ones", "tens"),
 }
 """Each capability and its values, the default (what the cases are written in) first."""
 
@@ -40,6 +41,10 @@ class Capabilities:
     points: str = "given"
     """``none``: ``play_tricks`` answers give the tricks (leader, cards, winner) but no card
     points: an engine with trick play and no counting is still judged on its tricks."""
+    scale: str = "ones"
+    """``tens``: the engine keeps every bid, meld, card-point and score figure in whole tens (as
+    many single-deck engines do): it is asked only questions whose figures, asked and expected,
+    are multiples of ten (``off_tens``); the others are skipped."""
 
     @classmethod
     def declared(cls, info: Mapping[str, Any] | None) -> Capabilities:
@@ -96,6 +101,56 @@ def forced(variant: str, options: Mapping[str, Any]) -> Forced | None:
 
 class Skip(Exception):
     """The case cannot be put to this engine: it asks something its declared model never has."""
+
+
+FIGURES = frozenset(
+    {
+        "contract",
+        "meld",
+        "tricks",
+        "scores",
+        "total",
+        "points",
+        "card_points",
+        "delta",
+        "team_meld",
+        "min_bid",
+        "bid",
+    }
+)
+"""The fields that hold point figures (bids, meld, card points, scores): what a tens-scale engine
+(``scale: tens``) keeps in whole tens. ``tricks`` is a figure where it is a list of numbers
+(``score_hand``'s card points), not where it lists tricks."""
+
+TENS_SKIP = (
+    "engine keeps its figures in tens (scale=tens): this case asks or expects {figure}, "
+    "which is not a multiple of ten"
+)
+
+
+def off_tens(value: Any, key: str = "") -> str | None:
+    """The first figure of a request or an answer that is not a multiple of ten (``name
+    value``), or None: what an engine declaring ``scale: tens`` cannot express. Bids in
+    actions (``bid 155``) count as figures too."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return f"{key} {value}" if key in FIGURES and value % 10 else None
+    if isinstance(value, str):
+        match = re.match(r"^(?:seat \d: )?bid (\d+)$", value)
+        return f"bid {match[1]}" if match and int(match[1]) % 10 else None
+    if isinstance(value, Mapping):
+        for name, item in value.items():
+            found = off_tens(item, str(name))
+            if found is not None:
+                return found
+        return None
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            found = off_tens(item, key)
+            if found is not None:
+                return found
+    return None
 
 
 IMPLICIT_SKIP = (
@@ -167,6 +222,8 @@ class Translation:
         self._dropped: list[bool] = []
         self._pending = False
         """Whether the auction stops right before the forced call (three passes)."""
+        if capabilities.scale == "tens" and (figure := off_tens(params)) is not None:
+            raise Skip(TENS_SKIP.format(figure=figure))
         if capabilities.forced_bid == "implicit":
             self._implicit_forced_bid()
 
@@ -276,6 +333,8 @@ def expectation(
 ) -> dict[str, Any]:
     """What a case's answer is judged on in the engine's model: without the card points under
     ``points: none`` (``Skip`` for a case about the points themselves)."""
+    if capabilities.scale == "tens" and (figure := off_tens(expect)) is not None:
+        raise Skip(TENS_SKIP.format(figure=figure))
     if capabilities.points != "none" or method not in POINTLESS_METHODS:
         return expect
     if rule.startswith("POINTS-"):

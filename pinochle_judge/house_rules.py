@@ -21,9 +21,11 @@ from typing import Any, Literal
 
 from pinochle_adapters.client import EngineError
 from specdata import option_defaults, option_methods, option_text
+from specdata.house import refusable
 
 from . import wording
 from .compare import compare
+from .rebase import TARGET_METHODS, WHOLE_HANDS, full_options, rebase, settled, stop_point
 
 Kind = Literal["hand-worked", "derived", "skip"]
 HAND_WORKED: Kind = "hand-worked"
@@ -61,6 +63,12 @@ class Plan:
     of those that can change the method's answers (the variant file's ``methods``)."""
     needed: dict[str, str] = field(default_factory=dict)
     """The case's values of those options (name -> value)."""
+    reached: bool = True
+    """Whether the question, as sent, reaches the point where the case's hand-worked version
+    stops (the refusal it tests, the end of the hand, the game's decision): a derived case
+    that stops earlier does not judge its rule (``rebase.stop_point``)."""
+    rebased: tuple[str, ...] = ()
+    """How the request was re-based to the house's course of the deal, in words (``rebase``)."""
 
     @property
     def house_text(self) -> str:
@@ -275,21 +283,148 @@ class HouseRules:
         options: Mapping[str, Any],
         params: Mapping[str, Any],
         expect: dict[str, Any],
+        rule: str = "",
     ) -> Plan:
-        """How a table case with a hand-worked ``expect`` is judged on this engine."""
+        """How a table case with a hand-worked ``expect`` is judged on this engine (``rule``: the
+        rule it tests, which says what its stop point decides: ``rebase.stop_point``)."""
         plan = self._prepare(method, variant, options, params)
         if plan.kind == SKIP or not plan.house:
             return Plan(plan.kind, plan.params, expect, plan.reason, plan.house, plan.needed)
         answer = self._ask_reference(method, plan.params)
-        if answer is None:
+        if answer is None and not self.derived:
             return self._unjudged(plan, wording.REFERENCE_REFUSES)
-        if not compare(method, expect, answer):
+        refused = self._refusable(method, variant, plan.params)
+        at_target = self._at_target(method, variant, options, params, plan, rule)
+        holds = answer is not None and not compare(method, expect, answer)
+        if holds and refused is None and not at_target:
             return Plan(HAND_WORKED, plan.params, expect, house=plan.house, needed=plan.needed)
         if not self.derived:
-            return self._unjudged(plan, wording.ANSWER_CHANGED)
-        why = wording.derived_reason(plan.house_text, plan.needed_text)
+            return self._unjudged(
+                plan, wording.refusable(refused) if refused else wording.ANSWER_CHANGED
+            )
+        # A question the reference refuses as sent (a hand number the house's rounds need) may
+        # still be asked re-based.
+        sent, found, reached, changes = self._course(
+            method, variant, options, params, plan, answer, rule, at_target or answer is None
+        )
+        if found is None:
+            return self._unjudged(plan, wording.REFERENCE_REFUSES)
+        answer = found
+        refused = self._refusable(method, variant, sent)
+        if refused is not None:
+            return self._unjudged(plan, wording.refusable(refused))
+        why = wording.derived_reason(plan.house_text, plan.needed_text, changes)
         derived = derived_expectation(expect, answer)
-        return Plan(DERIVED, plan.params, derived, why, plan.house, plan.needed)
+        return Plan(DERIVED, sent, derived, why, plan.house, plan.needed, reached, changes)
+
+    def _at_target(
+        self,
+        method: str,
+        variant: str,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any],
+        plan: Plan,
+        rule: str,
+    ) -> bool:
+        """Whether a case decides the game at a target the engine plays otherwise: its scores
+        must move to the house's target (``rebase``) even where the answer happens to hold, or
+        the case no longer tests where the target lies."""
+        if "target" not in plan.house or method not in TARGET_METHODS:
+            return False
+        if rule.startswith("GAME-"):
+            return True
+        own = self._ask_reference(method, {"variant": variant, "options": dict(options), **params})
+        return own is not None and own.get("game_winner") is not None
+
+    @staticmethod
+    def _refusable(method: str, variant: str, params: Mapping[str, Any]) -> str | None:
+        """The item of ERRATA-SCORE-HAND-INPUTS under which the engine may refuse these
+        ``score_hand`` figures under the options sent, or None (the suite never sends them)."""
+        if method != "score_hand":
+            return None
+        return refusable(variant, params.get("options") or {}, params)
+
+    def _course(
+        self,
+        method: str,
+        variant: str,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any],
+        plan: Plan,
+        answer: dict[str, Any] | None,
+        rule: str,
+        rebased: bool = False,
+    ) -> tuple[dict[str, Any], dict[str, Any] | None, bool, tuple[str, ...]]:
+        """The request a derived case sends, the reference's answer to it, whether it reaches
+        the case's own stop point, and how it was re-based: as sent under the house's options
+        when that reaches it (with figures the engine may not refuse), else the case re-based
+        to the house (``rebase``) when that does."""
+        own = self._ask_reference(method, {"variant": variant, "options": dict(options), **params})
+        if own is None:
+            return plan.params, answer, False, ()
+
+        own_rules = self._deciding(method, {"variant": variant, "options": dict(options), **params})
+
+        def reaches(sent: Mapping[str, Any], got: Mapping[str, Any], stop: tuple[Any, ...]) -> bool:
+            if stop != stop_point(method, got, rule=rule) or self._refusable(method, variant, sent):
+                return False
+            # Where the trace shows the rule deciding in the case's own version, it must decide
+            # in the question sent too.
+            if own_rules is None or rule not in own_rules:
+                return True
+            found = self._deciding(method, dict(sent))
+            return found is None or rule in found
+
+        if (
+            not rebased
+            and answer is not None
+            and reaches(plan.params, answer, stop_point(method, own, rule=rule))
+        ):
+            return plan.params, answer, True, ()
+        house = full_options(variant, plan.params.get("options") or {})
+        mine = full_options(variant, options)
+        try:
+            moved = rebase(self._ask_quiet, method, variant, mine, house, plan.params, own)
+        except (KeyError, IndexError, TypeError, ValueError):
+            # A request of a shape re-basing does not know (a table of the user's own): it is
+            # judged as sent, never errored for the suite's own arithmetic.
+            moved = None
+        if moved is None:
+            return plan.params, answer, False, ()
+        again = self._ask_reference(method, moved.params)
+        if again is None:
+            return plan.params, answer, False, ()
+        stop = stop_point(method, own, moved.index_map, rule)
+        if reaches(moved.params, again, stop):
+            return moved.params, again, True, moved.changes
+        home = settled(variant, mine, house, own, moved, again) if method in WHOLE_HANDS else None
+        last = self._ask_reference(method, home.params) if home is not None else None
+        if home is not None and last is not None and reaches(home.params, last, stop):
+            return home.params, last, True, home.changes
+        if self._refusable(method, variant, plan.params) and not self._refusable(
+            method, variant, moved.params
+        ):
+            return moved.params, again, False, moved.changes
+        return plan.params, answer, False, ()
+
+    def _deciding(self, method: str, params: dict[str, Any]) -> set[str] | None:
+        """The rules the reference's trace shows deciding some point of its answer to
+        ``params`` (``engines.Reference.trace``); None when the reference gives no trace."""
+        trace = getattr(self.reference, "trace", None)
+        if trace is None:
+            return None
+        try:
+            found = trace(method, params)
+        except Exception:  # a question the trace cannot replay: no evidence either way
+            return None
+        return {str(d.get("rule")) for d in found if isinstance(d, Mapping)} or None
+
+    def _ask_quiet(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        """The reference's answer (cached); EngineError when it refuses the question."""
+        found = self._ask_reference(method, params)
+        if found is None:
+            raise EngineError(f"the reference engine refuses {method}")
+        return found
 
     def plan_question(
         self,
@@ -310,6 +445,9 @@ class HouseRules:
             return self._unjudged(plan, wording.REFERENCE_REFUSES)
         if compare(method, own, house):
             return self._unjudged(plan, wording.ANSWER_CHANGED)
+        refused = self._refusable(method, variant, plan.params)
+        if refused is not None:
+            return self._unjudged(plan, wording.refusable(refused))
         return plan
 
     @staticmethod

@@ -159,7 +159,7 @@ def case_text(
         rules_line(case.variant, case.options)
         + "; tests "
         + case.rule
-        + (" (negative)" if case.negative else "")
+        + (" (where the rule refuses or denies)" if case.negative else "")
         + (f", using {', '.join(case.uses)}" if case.uses else ""),
         f"  asked {method}:",
         *field_lines(method, "params", case.params),
@@ -432,17 +432,28 @@ ANSWER_CHANGED = "they change its answer"
 (and derived expectations are turned off)."""
 
 
+def refusable(item: str) -> str:
+    """Why a case is not judged under the engine's house rules: its figures are ones the engine
+    may refuse under them (``item``: the item of ERRATA-SCORE-HAND-INPUTS)."""
+    return (
+        "its figures are ones the engine may refuse under them "
+        f"(ERRATA-SCORE-HAND-INPUTS, item {item})"
+    )
+
+
 def house_skip(house: str, needed: str, why: str) -> str:
     """A case skipped because the engine's house rules stand in the way (``why``)."""
     return f"{house_played(house, needed)}: {why}"
 
 
-def derived_reason(house: str, needed: str) -> str:
-    """Why a case is judged on a derived expectation."""
+def derived_reason(house: str, needed: str, rebased: Sequence[str] = ()) -> str:
+    """Why a case is judged on a derived expectation (and how the deal was re-based to the
+    house's course, if it was)."""
+    played = f"; the deal played the house's way ({'; '.join(rebased)})" if rebased else ""
     return (
         f"derived: the engine plays {house} (the case needs {needed}), "
         "which changes the hand-worked answer; judged against the reference engine's "
-        "answer under the engine's options"
+        f"answer under the engine's options{played}"
     )
 
 
@@ -542,8 +553,8 @@ def suspect_lines(diagnosis: Sequence[SuspectEntry], limit: int = 5) -> list[str
         own = entry["own_cases"]
         how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
         lines.append(
-            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases {own['failed']} "
-            f"failed, {own['passed']} passed)"
+            f"{n}. {entry['rule']} (score {entry['score']}, {how}; own cases: {own['failed']} "
+            f"failed charged to it, {own['passed']} passed)"
         )
         for ev in entry["evidence"][:2]:
             text = f"   - {ev.get('case')}: {ev.get('at')}"
@@ -605,6 +616,10 @@ def unsupported_summary(counts: Mapping[str, int]) -> str:
     )
 
 
+TOTAL = "total: "
+"""How the run's count line starts (``pinochle test`` with several engines finds it by this)."""
+
+
 def total_summary(
     count: Count,
     known: int,
@@ -618,7 +633,7 @@ def total_summary(
     (``known`` failures listed, ``fixed`` listed ones passing now), the skipped and the not
     counted apart; then the rules tested."""
     return (
-        f"total: {count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
+        f"{TOTAL}{count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
         f"{count.judged_derived} derived), {count.passed} passed"
         + (
             f" ({fixed} of them listed as known failures: fixed, they fail the run until "
@@ -661,6 +676,45 @@ def part_summaries(count: Count) -> list[str]:
         f"{outcomes['failed']} failed, {outcomes['errored']} errored"
         for name, outcomes in parts
     ]
+
+
+def unreached_case(rule: str) -> str:
+    """A derived case that stops before the point where its rule decides."""
+    return (
+        f"not reaching {rule}: played under the engine's options, the case stops before the "
+        "point where its hand-worked version is decided; it does not count for its rule"
+    )
+
+
+def reach_summary(
+    whole: Mapping[str, int],
+    other: Mapping[str, int],
+    partly: Mapping[str, tuple[int, int]],
+    unreached: Sequence[str],
+    off: Sequence[str],
+) -> list[str]:
+    """Reach under the engine's options: the whole hands that play to where their hand-worked
+    versions end, the rules some of whose cases stop short, and the rules no case reaches."""
+    lines = []
+    if whole["judged"] or other["judged"]:
+        line = (
+            f"reach: {whole['reached']} of {whole['judged']} whole-hand cases play to where "
+            "their hand-worked versions end under the engine's options"
+        )
+        if other["judged"]:
+            line += (
+                f" ({other['reached']} of {other['judged']} more, written for option values "
+                "the engine does not play or for rules they switch off)"
+            )
+        lines.append(line)
+    if partly:
+        shown = ", ".join(f"{r} {got}/{of}" for r, (got, of) in sorted(partly.items()))
+        lines.append(f"rules whose cases partly reach them (reaching/judged): {shown}")
+    if unreached:
+        lines.append(f"rules no judged case reaches: {', '.join(unreached)}")
+    if off:
+        lines.append(f"rules the engine's options switch off (not owed a case): {', '.join(off)}")
+    return lines
 
 
 def undeclared_summary(count: int) -> str:

@@ -21,7 +21,7 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
-from pinochle_judge import charges
+from pinochle_judge import charges, wording
 from pinochle_judge.capabilities import Skip
 from pinochle_judge.cases import load_cases, request_line
 from pinochle_judge.engines import REFERENCE_SERVER, REFERENCE_SHOWN, ModelledEngine, trace_of
@@ -84,7 +84,9 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
     if record["checks"]:  # a scenario's Then steps check more than the answer's fields
         plan = engine.house_rules.plan_question(method, variant, options, inputs)
     else:
-        plan = engine.house_rules.plan_case(method, variant, options, inputs, record["expect"])
+        plan = engine.house_rules.plan_case(
+            method, variant, options, inputs, record["expect"], record["rule"]
+        )
     if plan.house:
         out.write(f"played under the engine's options: {plan.house_text}\n")
     if plan.kind == SKIP:
@@ -96,6 +98,8 @@ def run_record(record: dict[str, Any], engine: ModelledEngine, out: TextIO) -> i
     if plan.kind == DERIVED and plan.expect is not None:
         hand_worked = record["expect"]
         out.write(f"{plan.reason}\n")
+        if not plan.reached:
+            out.write(f"{wording.unreached_case(record['rule'])}\n")
         record = {**record, "expect": plan.expect}
     traffic = io.StringIO()
     engine.engine.log_traffic(traffic)

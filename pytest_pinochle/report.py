@@ -24,13 +24,14 @@ from pinochle_judge.counts import LEGEND, Count
 from pinochle_judge.diagnosis import Charge, Outcome
 from pinochle_judge.engines import REFERENCE_SHOWN, trace_of
 from pinochle_judge.house_rules import DERIVED, HOUSE_SKIP, is_undeclared
+from pinochle_judge.reach import Reach, ReachEntry, reach
 from pinochle_judge.verdicts import SuspectEntry
 from specdata import suite_version
 from specdata.files import write_atomic
 
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .session import STATE_KEY, state_of
-from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, CaseFailed, CaseItem
+from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, REACH_PROPERTY, CaseFailed, CaseItem
 from .tags import (
     FIXED_ATTR,
     KNOWN_ENTRY_ATTR,
@@ -236,6 +237,10 @@ class Reporter:
         self.properties: dict[str, list[tuple[str, object]]] = {}
         """Node ID -> the user properties of a suite item's latest report, to name the rule of
         an item whose xdist worker crashed (xdist's report of the crash carries none)."""
+        self.reach_entries: dict[str, ReachEntry] = {}
+        """Node ID -> where a judged table case stands (``reach``)."""
+        self.rebased: dict[str, list[str]] = {}
+        """Node ID -> how a derived case's deal was played the house's way."""
         self._diagnosis: list[SuspectEntry] | None = None
         self.unplaced: list[str] = []
         """Items whose worker crashed before any report of theirs came: their rule is unknown,
@@ -328,6 +333,11 @@ class Reporter:
         detail = json_property(report, DETAIL_PROPERTY)
         if isinstance(detail, dict):
             self.details[report.nodeid] = detail
+        found = json_property(report, REACH_PROPERTY)
+        if isinstance(found, dict):
+            self.reach_entries[report.nodeid] = ReachEntry.from_dict(rule, found)
+            if found.get("rebased"):
+                self.rebased[report.nodeid] = [str(x) for x in found["rebased"]]
         if property_of(report, EXPECTATION_PROPERTY) == DERIVED:
             self.derived.add(report.nodeid)
         elif property_of(report, HOUSE_PROPERTY):
@@ -392,6 +402,16 @@ class Reporter:
         """How many items of the declared variants and methods were judged at all."""
         return self.count().judged
 
+    def reach(self) -> Reach:
+        """How many judged cases of each rule reach the point where it decides (``reach``):
+        of the cases of the declared variants and methods that were judged."""
+        judged = ("passed", "failed", "errored")
+        return reach(
+            e
+            for node, e in self.reach_entries.items()
+            if node in self.outcomes and self.outcomes[node].status in judged
+        )
+
     def diagnosis(self) -> list[SuspectEntry]:
         """The rules most likely wrong, most likely first (see ``diagnosis``); each passing
         answer speaks for the rules the reference used in deciding it."""
@@ -439,6 +459,11 @@ class Reporter:
                     cases[node]["undeclared"] = True
             if node in self.derived:
                 cases[node]["expectation"] = DERIVED
+            entry = self.reach_entries.get(node)
+            if entry is not None and not entry.reached and o.status != "skipped":
+                cases[node]["reached"] = False
+            if node in self.rebased:
+                cases[node]["rebased"] = self.rebased[node]
             if node in self.messages and o.status in ("failed", "errored"):
                 cases[node]["message"] = self.messages[node]
             if o.charge is not None:
@@ -457,6 +482,7 @@ class Reporter:
             "unsupported": self.unsupported_by_rule(),
             "rules": {r: per_rule[r] for r in sorted(per_rule)},
             "diagnosis": self.diagnosis(),
+            "reach": self.reach().as_dict(),
             "cases": cases,
             "complete": self.complete,
             "exit_status": self.exit_status,
@@ -517,6 +543,16 @@ class Reporter:
         changed = sum(1 for r in self.skips.values() if r.startswith(HOUSE_SKIP))
         if self.held or self.derived or changed:
             tr.write_line(wording.house_summary(len(self.held), len(self.derived), changed))
+        found_reach = self.reach()
+        if found_reach.shown or self.held or self.derived:
+            for line in wording.reach_summary(
+                found_reach.whole_hands,
+                found_reach.other_values,
+                found_reach.partly,
+                found_reach.unreached,
+                found_reach.off,
+            ):
+                tr.write_line(line)
         if count.not_counted:
             tr.write_line(wording.undeclared_summary(count.not_counted))
         if count.judged_derived or count.skipped or count.not_counted or fixed:

@@ -4,6 +4,7 @@ test item, asked of the engine and judged in its call phase.
 
 from __future__ import annotations
 
+import json
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from pinochle_judge.capabilities import Skip, expectation
 from pinochle_judge.cases import Case, CaseError, load_table, request_line
 from pinochle_judge.compare import Mismatch, compare
 from pinochle_judge.house_rules import DERIVED, SKIP, Plan
+from pinochle_judge.reach import ReachEntry, written_for_other_values
 
 from .session import state_of
 
@@ -58,6 +60,9 @@ EXPECTATION_PROPERTY = "expectation"
 """User property of a judged case: ``hand-worked`` or ``derived`` (``house_rules``)."""
 HOUSE_PROPERTY = "house_rules"
 """User property of a case judged under options the engine plays in place of the case's."""
+REACH_PROPERTY = "reach"
+"""User property of a judged case: JSON of its ``reach.ReachEntry`` (whether it reaches the
+point where its rule decides under the options the engine plays)."""
 
 
 class CaseFailed(AssertionError):
@@ -97,11 +102,21 @@ class CaseItem(pytest.Item):
         engine = state_of(self.config).engine()
         case = self.case
         plan = engine.house_rules.plan_case(
-            case.method, case.variant, case.options, case.params, case.expect
+            case.method, case.variant, case.options, case.params, case.expect, case.rule
         )
         self.plan = plan
         if plan.kind == SKIP or plan.expect is None:
             pytest.skip(plan.reason)
+        entry = ReachEntry(
+            case.rule,
+            case.variant,
+            case.method,
+            plan.reached,
+            written_for_other_values(case.variant, plan.needed),
+            {str(k): str(v) for k, v in (plan.params.get("options") or {}).items()},
+        )
+        found = {**entry.as_dict(), "rebased": list(plan.rebased)}
+        self.user_properties.append((REACH_PROPERTY, json.dumps(found)))
         try:
             self.modelled = expectation(case.method, case.rule, plan.expect, engine.capabilities)
             self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))

@@ -5,12 +5,14 @@ view of the same change. In-process and small: no suite run."""
 from __future__ import annotations
 
 import json
+import shlex
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pinochle_cli import main
+from pinochle_cli.ask import parser
 from pinochle_tools.site import build_site
 from pinochle_tools.site.changes import compare, kind_of, one_run
 
@@ -34,7 +36,7 @@ def test_a_meld_is_answered_with_each_items_rule(capsys: pytest.CaptureFixture[s
     assert status == 0
     assert "total: 190" in out and "A♥ 10♥ K♥ Q♥ J♥ Q♠ J♦" in out
     assert "MELD-RUN (Run in trumps): meld item: run x1 = 150" in out
-    assert "MELD-PINOCHLE" in out and "meld kept: royal_marriage" in out
+    assert "MELD-PINOCHLE" in out and "not scored: royal_marriage" in out
     # Under run_royal=both the run's K-Q scores a royal marriage as well: 150 + 40 + 40.
     status, out, _ = ask(
         capsys,
@@ -78,6 +80,21 @@ def test_a_bad_question_is_one_line_naming_it(
     assert len(err.strip().splitlines()) == 1 and named in err
 
 
+def test_the_help_examples_run_as_printed(capsys: pytest.CaptureFixture[str]) -> None:
+    # The help shows them as written, each line fitting a terminal; a line ending in a backslash
+    # goes on, as a shell reads it; each example answers (exit 0).
+    shown = parser().format_help().partition("examples:\n")[2]
+    assert all(len(line) <= 100 for line in shown.splitlines()), shown
+    examples = shown.replace("\\\n", " ").splitlines()
+    assert len(examples) == 3
+    for line in examples:
+        words = shlex.split(line)
+        assert words[:2] == ["pinochle", "ask"], line
+        status, out, err = ask(capsys, *words[2:])
+        assert (status, err) == (0, ""), line
+        assert out
+
+
 # --- diff -----------------------------------------------------------------------------------------
 
 TABLE = "features/tables/legal-plays-double-deck.yaml::"
@@ -110,10 +127,12 @@ OLD = {
     "c": ("PLAY-FOLLOW", "passed"),
     "d": ("PLAY-FOLLOW", "passed"),
     "e": ("PLAY-LEAD", "errored"),
+    "g": ("PLAY-CRAWL", "skipped"),
 }
 NEW = {
     "a": ("PLAY-CRAWL", "errored"),
     "b": ("PLAY-CRAWL", "passed"),
+    "g": ("PLAY-CRAWL", "skipped"),
     "c": ("PLAY-FOLLOW", "skipped"),
     "e": ("PLAY-LEAD", "errored"),
     "f": ("PLAY-LEAD", "passed"),
@@ -150,6 +169,9 @@ def test_diff_names_each_change_per_case_and_rule_and_gates_regressions(
     }
     crawl = next(row for row in diff.rules() if row["rule"] == "PLAY-CRAWL")
     assert (crawl["before"], crawl["after"], crawl["broke"], crawl["fixed"]) == ("1/2", "1/2", 1, 1)
+    # Passed of judged, as the site's cells and the badge count: a skip is not judged.
+    follow = next(row for row in diff.rules() if row["rule"] == "PLAY-FOLLOW")
+    assert (follow["before"], follow["after"]) == ("2/2", "-")
     assert main(["diff", str(old), str(new)]) == 1
     out = capsys.readouterr().out
     assert "1 broke, 1 fixed, 1 new, 1 gone, 1 changed" in out

@@ -10,8 +10,20 @@ from typing import Any
 import pytest
 
 from pinochle_adapters import protocol
-from pinochle_judge.capabilities import Capabilities, Forced, Skip, forced, translate
+from pinochle_fuzz.campaign import Target, generate
+from pinochle_fuzz.choices import RandomChoices
+from pinochle_fuzz.questions import refusable
+from pinochle_judge.capabilities import (
+    Capabilities,
+    Forced,
+    Skip,
+    expectation,
+    forced,
+    off_tens,
+    translate,
+)
 from pinochle_judge.compare import TotalsOnly, compare
+from reference_engine.variants import load_rules
 from tests.capability_engines import server
 from tests.suite_runs import SuiteRun, run_suite, start_suite
 
@@ -152,7 +164,7 @@ def engine(name: str, declared: bool) -> str:
     return f"{sys.executable} -m tests.capability_engines {name}{flag}"
 
 
-NARROWED = {"implicit-forced-bid": "auction", "meld-totals": "meld"}
+NARROWED = {"implicit-forced-bid": "auction", "meld-totals": "meld", "tens-scale": "scor"}
 """Undeclared, each engine runs only the items its capability concerns (``-k``): that those fail
 is the point, and the whole suite is run declared."""
 
@@ -164,9 +176,14 @@ def prefetch() -> None:
             start_suite(*_run(name, declared))
 
 
+VARIANTS = {"tens-scale": ("single-deck",)}
+"""The variants an engine's runs are narrowed to (a tens engine is a single-deck engine)."""
+
+
 def _run(name: str, declared: bool) -> tuple[str, tuple[str, ...], tuple[str, ...]]:
     """The run's engine command, variants and extra options (start_suite's arguments)."""
-    return engine(name, declared), (), () if declared else ("-k", NARROWED[name])
+    extra = () if declared else ("-k", NARROWED[name])
+    return engine(name, declared), VARIANTS.get(name, ()), extra
 
 
 def suite(name: str, declared: bool) -> SuiteRun:
@@ -212,3 +229,52 @@ def test_the_same_engine_undeclared_fails_on_meld_items() -> None:
     run = suite("meld-totals", False)
     assert run.returncode == 1, run.tail()
     assert {r for r in rules_failing(run) if r.startswith("MELD-")}
+
+
+# --- figures kept in tens (ERRATA-TENS-SCALE) ---------------------------------------------------
+
+TENS = Capabilities(scale="tens")
+
+
+def test_a_figure_off_the_tens_is_found_in_requests_answers_and_bids() -> None:
+    assert off_tens({"contract": 250, "scores": [120, 990]}) is None
+    assert off_tens({"contract": 250, "scores": [120, 995]}) == "scores 995"
+    assert off_tens({"actions": ["bid 150", "seat 2: bid 155"]}) == "bid 155"
+    assert off_tens({"tricks": [{"leader": 1, "winner": 3, "points": 25}]}) == "points 25"
+    # Seats, indexes, tricks won and hand numbers are counts, not figures.
+    assert off_tens({"dealer": 3, "tricks_won": [5, 7], "hand": 3, "index": 7}) is None
+
+
+def test_a_tens_engine_is_never_asked_a_figure_off_the_tens() -> None:
+    with pytest.raises(Skip, match="bid 155"):
+        translate("auction", {"calls": [{"seat": 0, "bid": 155}]}, TENS)
+    with pytest.raises(Skip, match="delta 185"):
+        expectation("score_hand", "SCORE-MADE", {"delta": [185, 0]}, TENS)
+    asked = {"calls": [{"seat": 0, "bid": 150}]}
+    assert translate("auction", asked, TENS).params == asked
+
+
+def test_the_fuzzer_asks_a_tens_engine_score_figures_in_tens() -> None:
+    target = Target("single-deck", {}, {}, tens=True)
+    choose = RandomChoices(7)
+    asked = [generate("score_hand", target, choose) for _ in range(300)]
+    in_tens = [q for q in asked if off_tens(q.params) is None]
+    # Nearly every question is moved to the tens; none of them is one the engine may refuse.
+    assert len(in_tens) >= 0.9 * len(asked)
+    assert all(refusable(load_rules(q.variant, q.options), q.params) is None for q in in_tens)
+
+
+@pytest.mark.slow
+def test_an_engine_keeping_its_figures_in_tens_passes_the_single_deck_suite() -> None:
+    run = suite("tens-scale", True)
+    assert run.returncode == 0, run.tail()
+    skipped = run.items("skipped")
+    assert skipped and all("scale=tens" in run.outcomes[n].get("skip", "") for n in skipped)
+    assert len(run.items("passed")) > 10 * len(skipped)
+
+
+@pytest.mark.slow
+def test_the_same_engine_undeclared_errs_on_figures_off_the_tens() -> None:
+    run = suite("tens-scale", False)
+    assert run.returncode == 1, run.tail()
+    assert run.items("errored") or run.items("failed")

@@ -50,6 +50,11 @@ def test_the_workflow_calls_the_recipes_commands() -> None:
     badge = 'cp "$OUT"/site/badges/*.svg "$OUT/badge.svg"'
     assert badge in recipe
     assert badge in workflow
+    # Both remove an earlier run's report and badge before the first step that can stop them,
+    # and write the site only from a report of this run.
+    for text in (recipe, workflow):
+        assert text.index('rm -f "$OUT/report.json"') < text.index("pinochle smoke")
+        assert text.index('if [ -f "$OUT/report.json" ]') < text.index("pinochle report")
 
 
 def test_neither_recipe_installs_a_name_from_the_index() -> None:
@@ -116,10 +121,34 @@ for arg in "$@"; do printf '%s\\n' "$arg"; done >> calls.log
 echo --- >> calls.log
 case "$1" in
     --version) echo "pinochle 0" ;;
+    smoke) exit "${SMOKE_STATUS:-0}" ;;
     test) exit 4 ;;
 esac
 exit 0
 """
+
+
+def fake_recipe_run(folder: Path, **settings: str) -> subprocess.CompletedProcess[str]:
+    """The shell recipe run in ``folder`` with FAKE_PINOCHLE as ``pinochle`` and the report and
+    badge of an earlier green run left in ``conformance/``."""
+    bin_folder = folder / "bin"
+    bin_folder.mkdir()
+    fake = bin_folder / "pinochle"
+    fake.write_text(FAKE_PINOCHLE, encoding="utf-8")
+    fake.chmod(0o755)
+    out = folder / "conformance"
+    out.mkdir()
+    (out / "report.json").write_text("{}", encoding="utf-8")
+    (out / "badge.svg").write_text("<svg>492/492 passed</svg>", encoding="utf-8")
+    env = {"PATH": os.pathsep.join([str(bin_folder), "/usr/bin", "/bin"]), "HOME": str(folder)}
+    return subprocess.run(
+        ["sh", str(RECIPE)],
+        cwd=folder,
+        env={**env, **settings},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
 
 
 def test_the_recipe_passes_quoted_arguments_and_never_keeps_an_earlier_badge(
@@ -127,19 +156,9 @@ def test_the_recipe_passes_quoted_arguments_and_never_keeps_an_earlier_badge(
 ) -> None:
     """``pinochle test`` cannot start (exit 4, no report): the report and badge of the run
     before are not published as this one's; PINOCHLE_ARGS keeps a quoted argument whole."""
-    bin_folder = tmp_path / "bin"
-    bin_folder.mkdir()
-    fake = bin_folder / "pinochle"
-    fake.write_text(FAKE_PINOCHLE, encoding="utf-8")
-    fake.chmod(0o755)
     out = tmp_path / "conformance"
-    out.mkdir()
-    (out / "report.json").write_text("{}", encoding="utf-8")
-    (out / "badge.svg").write_text("<svg>492/492 passed</svg>", encoding="utf-8")
-    env = {"PATH": os.pathsep.join([str(bin_folder), "/usr/bin", "/bin"]), "HOME": str(tmp_path)}
-    env |= {"ENGINE": "my engine", "PINOCHLE_ARGS": "-k 'meld and run' -m \"rule(id='X')\""}
-    done = subprocess.run(
-        ["sh", str(RECIPE)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    done = fake_recipe_run(
+        tmp_path, ENGINE="my engine", PINOCHLE_ARGS="-k 'meld and run' -m \"rule(id='X')\""
     )
     assert done.returncode == 4, done.stdout + done.stderr
     assert not (out / "report.json").exists() and not (out / "badge.svg").exists()
@@ -147,3 +166,14 @@ def test_the_recipe_passes_quoted_arguments_and_never_keeps_an_earlier_badge(
     test_call = next(c.splitlines() for c in calls if c.startswith("test\n"))
     assert test_call[-4:] == ["-k", "meld and run", "-m", "rule(id='X')"]
     assert "report" not in [c.splitlines()[0] for c in calls if c.strip()]
+
+
+def test_an_engine_failing_the_smoke_check_leaves_no_earlier_badge(tmp_path: Path) -> None:
+    """The smoke check stops the recipe (exit 1) before the suite runs: the report and badge
+    of the run before are gone all the same."""
+    done = fake_recipe_run(tmp_path, ENGINE="my engine", SMOKE_STATUS="1")
+    assert done.returncode == 1, done.stdout + done.stderr
+    out = tmp_path / "conformance"
+    assert not (out / "report.json").exists() and not (out / "badge.svg").exists()
+    calls = (tmp_path / "calls.log").read_text(encoding="utf-8").split("---\n")
+    assert [c.splitlines()[0] for c in calls if c.strip()] == ["--version", "smoke"]

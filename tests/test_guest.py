@@ -136,8 +136,8 @@ def test_several_engines_write_this_runs_files_one_per_engine(
     runs, victim = tmp_path / "runs", tmp_path / "victim.txt"
     runs.mkdir()
     victim.write_text("mine\n", encoding="utf-8")
-    (runs / "engine-1.log").symlink_to(victim)
-    (runs / "engine-2.json").write_text(json.dumps(single_report("earlier")), encoding="utf-8")
+    (runs / "good.log").symlink_to(victim)
+    (runs / "broken.json").write_text(json.dumps(single_report("earlier")), encoding="utf-8")
     combined, junit, traffic = tmp_path / "all.json", tmp_path / "j.xml", tmp_path / "t.log"
     monkeypatch.setattr(multi.subprocess, "Popen", FakeRun)
     FakeRun.started.clear()
@@ -145,14 +145,14 @@ def test_several_engines_write_this_runs_files_one_per_engine(
     args = ["--conformance-report", str(combined), f"--junitxml={junit}", "--log-traffic"]
     assert multi.run_engines(["good", "broken"], [*args, str(traffic)], runs) == 4
     assert victim.read_text(encoding="utf-8") == "mine\n"
-    assert (runs / "engine-1.log").read_text(encoding="utf-8") == "1 passed\n"
+    assert (runs / "good.log").read_text(encoding="utf-8") == "1 passed\n"
     document = json.loads(combined.read_text(encoding="utf-8"))
     assert [r["engine"]["name"] for r in document["reports"]] == ["good"]
     assert [m["command"] for m in document["missing"]] == ["broken"]
-    assert not (runs / "engine-2.json").exists()
-    for n, command in enumerate(FakeRun.started, 1):
-        assert command[command.index("--junitxml") + 1] == str(tmp_path / f"j.engine-{n}.xml")
-        assert command[command.index("--log-traffic") + 1] == str(tmp_path / f"t.engine-{n}.log")
+    assert not (runs / "broken.json").exists()
+    for name, command in zip(("good", "broken"), FakeRun.started, strict=True):
+        assert command[command.index("--junitxml") + 1] == str(tmp_path / f"j.{name}.xml")
+        assert command[command.index("--log-traffic") + 1] == str(tmp_path / f"t.{name}.log")
     if sys.platform.startswith("linux"):  # each run is told when the command dies
         assert all(kw["preexec_fn"] is multi._die_with_parent for kw in FakeRun.options)
 
@@ -235,7 +235,12 @@ def test_a_ctrl_c_of_several_engines_leaves_only_partial_reports(tmp_path: Path)
         check=False,
     )
     assert done.returncode == 2, done.stdout[-2000:] + done.stderr[-2000:]
-    written = [json.loads(p.read_text(encoding="utf-8")) for p in tmp_path.glob("engine-*.json")]
+    stems = multi.engine_stems([engine, engine])
+    written = [
+        json.loads((tmp_path / f"{stem}.json").read_text(encoding="utf-8"))
+        for stem in stems
+        if (tmp_path / f"{stem}.json").exists()
+    ]
     assert written, done.stdout[-2000:]
     assert all(d["complete"] is False and d["exit_status"] == 2 for d in written)
     assert not (tmp_path / "site").exists()

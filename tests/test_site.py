@@ -8,6 +8,7 @@ the passing engine's column green where the buggy engine's column is red.
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import struct
@@ -16,9 +17,11 @@ import xml.etree.ElementTree as ET
 import zlib
 from html.parser import HTMLParser
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from pinochle_judge.wording import suspect_lines
 from pinochle_tools.site import ReportError, build_site, load_run
 from pinochle_tools.site.reports import shown as shown_path
 from specdata import RULES_DIR, variant_ids
@@ -378,6 +381,93 @@ def test_an_engine_page_shows_its_unsupported_rules_and_derived_cases(tmp_path: 
     page = read(next((tmp_path / "out" / "engines").glob("*.html")))
     assert 'href="../rules/TRICK-WINNER.html">TRICK-WINNER</a> (3)' in page
     assert "Derived, not hand-worked" in page and "4 passed, 1 failed" in page
+
+
+def test_an_engine_page_shows_the_reach_under_its_options(tmp_path: Path) -> None:
+    """How many whole hands reach their end, the rules partly reached, none reached and switched
+    off: from the report's ``reach``."""
+    import json
+
+    document = dict(document_of(None))
+    document["reach"] = {
+        "rules": {
+            "PLAY-CRAWL": {"judged": 5, "reached": 3},
+            "PASS-CARDS": {"judged": 4, "reached": 0},
+            "AUCTION-DEALER-OPENS": {"judged": 2, "reached": 0},
+        },
+        "whole_hands": {"judged": 40, "reached": 37},
+        "other_values": {"judged": 6, "reached": 2},
+        "off": ["AUCTION-DEALER-OPENS"],
+        "unreached": ["PASS-CARDS"],
+    }
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    build_site([path], tmp_path / "out")
+    page = read(next((tmp_path / "out" / "engines").glob("*.html")))
+    assert "37 of 40 whole-hand cases play to where their hand-worked versions end" in page
+    assert 'PLAY-CRAWL.html">PLAY-CRAWL</a> 3/5' in page
+    assert 'no judged case reaches: <a href="../rules/PASS-CARDS.html">PASS-CARDS</a>' in page
+    assert "AUCTION-DEALER-OPENS</a> 0/2" not in page  # switched off: owed no case
+    assert "(owed no case): AUCTION-DEALER-OPENS" in page
+
+
+def run_plus_royal_report() -> dict[str, Any]:
+    """A small report of an engine that scores a run's K-Q as a royal marriage too: MELD-RUN
+    fails three cases and MELD-ROYAL-MARRIAGE one, but the diagnosis names the royal marriage
+    first (two of MELD-RUN's failures are charged to it)."""
+    table = "features/tables/meld-double-deck.yaml::"
+    outcomes = {"r1": "MELD-RUN", "r2": "MELD-RUN", "r3": "MELD-RUN", "m1": "MELD-ROYAL-MARRIAGE"}
+    cases = {
+        table + name: {"outcome": "failed", "rule": rule, "uses": [], "rules": [rule]}
+        for name, rule in outcomes.items()
+    }
+    suspect = {"score": 1.0, "direct": True, "own_cases": {"failed": 1, "passed": 0}}
+    counts = {"passed": 0, "failed": 4, "errored": 0, "skipped": 0}
+    return {
+        "format": 4,
+        "engine": {"command": "eng", "name": "eng", "version": "1"},
+        "variants": "all",
+        "totals": counts,
+        "rules": {},
+        "diagnosis": [
+            {"rule": "MELD-ROYAL-MARRIAGE", **suspect, "evidence": []},
+            {"rule": "MELD-RUN", **suspect, "evidence": []},
+        ],
+        "cases": cases,
+    }
+
+
+def test_what_fails_lists_the_diagnosis_likeliest_rule_first(tmp_path: Path) -> None:
+    """The rule to fix first heads the list, not the one failing most cases."""
+    document = run_plus_royal_report()
+    report = tmp_path / "r.json"
+    report.write_text(json.dumps(document), encoding="utf-8")
+    build_site([report], tmp_path / "site")
+    listing = read(tmp_path / "site" / "index.html").split('id="what-fails"', 1)[1]
+    first = listing.index('href="rules/MELD-ROYAL-MARRIAGE.html"')
+    assert first < listing.index('href="rules/MELD-RUN.html"')
+    # Without a diagnosis, the rule with the most failures comes first.
+    document["diagnosis"] = []
+    report.write_text(json.dumps(document), encoding="utf-8")
+    build_site([report], tmp_path / "site")
+    listing = read(tmp_path / "site" / "index.html").split('id="what-fails"', 1)[1]
+    first = listing.index('href="rules/MELD-RUN.html"')
+    assert first < listing.index('href="rules/MELD-ROYAL-MARRIAGE.html"')
+
+
+def test_a_suspect_reads_the_same_on_the_engine_page_and_in_the_terminal(tmp_path: Path) -> None:
+    """Its own cases counted as the terminal counts them: those charged to it (MELD-RUN's
+    other failures, charged to the royal marriage, are not), said so in both places."""
+    document = run_plus_royal_report()
+    report = tmp_path / "r.json"
+    report.write_text(json.dumps(document), encoding="utf-8")
+    build_site([report], tmp_path / "site")
+    page = read(tmp_path / "site" / "engines" / "eng-1.html")
+    shown = " ".join(re.sub(r"<[^>]+>", " ", page).split())
+    for line in suspect_lines(document["diagnosis"]):
+        said = line[line.index("(") :]
+        assert "failed charged to it" in said
+        assert said in shown, said
 
 
 def test_a_rule_explained_by_a_suspect_is_listed_after_the_ranked_ones(tmp_path: Path) -> None:

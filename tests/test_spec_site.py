@@ -19,6 +19,7 @@ from pinochle_tools.site.spec_site import (
     case_size,
     errata_ids,
     load_chapter,
+    page_titles,
     play_order,
     source_rows,
 )
@@ -164,10 +165,12 @@ def test_the_chapters_come_in_play_order_each_opening_with_its_overview(spec_sit
     links = re.findall(r'href="chapters/([\w-]+)\.html"', index)
     assert list(dict.fromkeys(links)) == order
     catalogue = load_catalogue()
-    for stem in order:
-        chapter = load_chapter(stem, catalogue)
+    chapters = [load_chapter(stem, catalogue) for stem in order]
+    # Links to the other chapters read their titles, as on the site.
+    titled = Links(chapters=frozenset(order), spec_pages=True, titles=page_titles(chapters))
+    for stem, chapter in zip(order, chapters, strict=True):
         page = (spec_site / "chapters" / f"{stem}.html").read_text("utf-8")
-        overview = _text(str(markdown_html(chapter.overview, Links(), shift=0)))
+        overview = _text(str(markdown_html(chapter.overview, titled, shift=0)))
         assert overview and overview in _text(page), stem
         rules = [rule for rule, _ in chapter.sections]
         at = [page.index(f'id="{rule}"') for rule in rules]
@@ -227,6 +230,10 @@ def test_anchors_resolve_as_written_and_no_raw_markup_shows(spec_site: Path) -> 
     for page in spec_site.rglob("*.html"):
         text = page.read_text("utf-8")
         assert "/work/" not in text and not re.search(r"\bissue \d", text), page.name
+        # A link to a page reads its title, not the spec/ file behind it ("errata.md").
+        assert not re.findall(r"<a [^>]*>[\w./-]+\.md</a>", text), page.name
+    assert '(<a href="scoring.html">Scoring a hand</a>)' in meld.replace("../chapters/", "")
+    assert 'described in <a href="sources.html">the sources</a>' in errata
 
 
 def test_examples_start_with_the_smallest_case_and_labels_read_plainly(spec_site: Path) -> None:

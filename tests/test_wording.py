@@ -24,6 +24,7 @@ import pytest
 
 from features.steps import then
 from pinochle_judge import wording
+from pinochle_judge.cases import TABLES_DIR, load_cases
 from pinochle_judge.compare import compare
 from pytest_pinochle.driver import RuleMismatch, Situation
 from tests.test_layers import imports_of
@@ -131,9 +132,11 @@ def hand_worded(source: str, steps: bool = False) -> list[int]:
 
 
 def scanned() -> list[Path]:
-    """The judgement's modules, the plugin's, the step library and the export (its record checks
-    judge an engine's answers: ``pinochle_tools.export.run_check``), wording.py aside."""
-    files = [*JUDGE.glob("*.py"), *PLUGIN.glob("*.py"), *STEPS.glob("*.py"), TOOLS / "export.py"]
+    """The judgement's modules, the plugin's, the step library, the export (its record checks
+    judge an engine's answers: ``pinochle_tools.export.run_check``) and one case's verdict
+    (``pinochle_tools.case``), wording.py aside."""
+    files = [*JUDGE.glob("*.py"), *PLUGIN.glob("*.py"), *STEPS.glob("*.py")]
+    files += [TOOLS / "export.py", TOOLS / "case.py"]
     return sorted(f for f in files if f != HOME)
 
 
@@ -252,3 +255,12 @@ def test_a_failure_in_one_line_is_its_first_mismatch_or_its_sentence() -> None:
     assert wording.one_line(scenario, "expected 5, engine 3") == "expected 5, engine 3"
     fault = "engine error in f: s\nengine 'x': crashed (exit 1)"
     assert wording.one_line(fault) == "crashed (exit 1)"
+
+
+def test_a_failed_case_says_what_a_negative_case_is_in_words() -> None:
+    # A negative case asks where the rule refuses or denies (a short run is no run): said so,
+    # not in the suite's own jargon.
+    case = next(c for c in load_cases([TABLES_DIR / "meld-double-deck.yaml"]) if c.negative)
+    text = wording.case_text("wrong answer in", case, case.expect, {})
+    assert f"tests {case.rule} (where the rule refuses or denies)" in text
+    assert "(negative)" not in text

@@ -6,8 +6,9 @@
 #
 # Installs the suite you name, checks that the engine speaks the protocol, runs the whole suite
 # with the known failures (strict: a listed case that passes fails the run, "fixed: remove it"),
-# keeps the JSON report and writes the site and the badge. Exit status: the suite's (0 green,
-# 1 failures, 4 the engine cannot start); 2 when a setting is missing or names nothing.
+# keeps the JSON report and writes the site and the badge. Exit status: 1 when the engine does
+# not speak the protocol (pinochle smoke: one that cannot start is one), else the suite's (0 green,
+# 1 failures, 4 the run cannot start); 2 when a setting is missing or names nothing.
 # Settings, from the environment:
 #   ENGINE            the command that starts the engine (required)
 #   PINOCHLE_INSTALL  what pip installs: the suite's wheel (build it in a checkout with
@@ -44,6 +45,9 @@ elif ! command -v pinochle >/dev/null 2>&1; then
 fi
 echo "using $(pinochle --version) ($(command -v pinochle))"
 mkdir -p "$OUT"
+# An earlier run's report and badge never pass for this run's: removed before anything can stop
+# the run (a failed smoke check, a run that cannot start writes none).
+rm -f "$OUT/report.json" "$OUT/badge.svg"
 
 pinochle smoke --engine "$ENGINE"
 
@@ -52,8 +56,6 @@ if [ -n "$KNOWN_FAILURES" ] && [ -f "$KNOWN_FAILURES" ]; then
     set -- "$@" --known-failures "$KNOWN_FAILURES"
 fi
 eval "set -- \"\$@\" $PINOCHLE_ARGS"  # shell words: a quoted argument stays one
-# An earlier run's report and badge never pass for this run's (a run that cannot start writes none).
-rm -f "$OUT/report.json" "$OUT/badge.svg"
 status=0
 pinochle test "$@" || status=$?
 

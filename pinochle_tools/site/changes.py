@@ -11,6 +11,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pinochle_judge.counts import JUDGED
+
 from .reports import BAD, EngineRun, ReportError, load_runs
 
 KINDS = ("broke", "fixed", "new", "gone", "changed")
@@ -64,7 +66,7 @@ class RunDiff:
         return any(c.kind == "broke" for c in self.cases)
 
     def rules(self) -> list[dict[str, Any]]:
-        """Per rule with a change: its passed/cases in each run (``before``, ``after``) and how
+        """Per rule with a change: its passed/judged in each run (``before``, ``after``) and how
         many cases of each kind."""
         rows = []
         for rule in sorted({c.rule for c in self.cases}):
@@ -96,11 +98,13 @@ class RunDiff:
 
 
 def _passed(run: EngineRun, rule: str) -> str:
-    """``passed/cases`` of one rule in one run (``-`` when it has no case of the rule)."""
-    verdicts = [v for v in run.cases.values() if v.get("rule") == rule]
-    if not verdicts:
+    """``passed/judged`` of one rule in one run, counted as the site's cells and the badge are
+    (the skipped and the undeclared apart); ``-`` when it judged no case of the rule."""
+    outcomes = [v.get("outcome") for v in run.cases.values() if v.get("rule") == rule]
+    judged = [o for o in outcomes if o in JUDGED]
+    if not judged:
         return "-"
-    return f"{sum(v.get('outcome') == 'passed' for v in verdicts)}/{len(verdicts)}"
+    return f"{judged.count('passed')}/{len(judged)}"
 
 
 def kind_of(old: str | None, new: str | None) -> str | None:
@@ -175,7 +179,7 @@ def diff_text(diff: RunDiff, limit: int = 50) -> str:
             lines.append(f"  ... and {len(found) - limit} more")
     rows = diff.rules()
     if rows:
-        lines.append("per rule (passed/cases OLD -> NEW; cases that changed):")
+        lines.append("per rule (passed/judged OLD -> NEW; cases that changed):")
         for row in rows:
             changed = ", ".join(f"{row[kind]} {kind}" for kind in KINDS if row[kind])
             lines.append(f"  {row['rule']}  {row['before']} -> {row['after']}  ({changed})")

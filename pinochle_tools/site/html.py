@@ -139,6 +139,10 @@ class Links:
     chosen: Mapping[str, str] = field(default_factory=dict)
     """A table's own options (name -> value): their readings in the text are marked chosen or
     not."""
+    titles: Mapping[str, str] = field(default_factory=dict)
+    """The title of each spec/ file the site shows as a page (``errata.md``,
+    ``rules/meld.md``; ``README.md#sources``, a part with its own page): a link whose words are
+    the file's name reads the title instead."""
 
     def of_name(self, name: str) -> str | None:
         """The page (and anchor) of a rule or errata ID."""
@@ -220,17 +224,20 @@ class Links:
             return found
         return None
 
+    def title_of(self, href: str, base: str, words: str) -> str | None:
+        """The title a link reads instead of ``words`` when they only name its spec/ file
+        (``errata.md``, ``rules/meld.md``): a page's reader never sees the file."""
+        path, _, fragment = href.partition("#")
+        spec_path = _spec_path(path, base)
+        if spec_path is None or not FILE_NAME.fullmatch(words.strip()):
+            return None
+        return self.titles.get(f"{spec_path}#{fragment}") or self.titles.get(spec_path)
+
     def _target(self, href: str, base: str) -> str | None:
         path, _, fragment = href.partition("#")
-        parts: list[str] = []
-        for part in (base + path).split("/") if path else base.split("/"):
-            if part == "..":
-                if not parts:
-                    return None  # outside spec/
-                parts.pop()
-            elif part and part != ".":
-                parts.append(part)
-        spec_path = "/".join(parts)
+        spec_path = _spec_path(path, base)
+        if spec_path is None:
+            return None  # outside spec/
         anchor = f"#{fragment}" if fragment else ""
         if not path:
             return anchor or None
@@ -247,6 +254,23 @@ class Links:
                 return f"{self.root}rules/{fragment.upper()}.html"
             return f"{self.root}chapters/{Path(spec_path).stem}.html{anchor}"
         return None
+
+
+FILE_NAME = re.compile(r"[\w./-]+\.md")
+"""Link words that are only a spec/ file's name."""
+
+
+def _spec_path(path: str, base: str) -> str | None:
+    """``path``, written in spec/'s folder ``base``, as a path inside spec/ (None: outside)."""
+    parts: list[str] = []
+    for part in (base + path).split("/") if path else base.split("/"):
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        elif part and part != ".":
+            parts.append(part)
+    return "/".join(parts)
 
 
 # --- Markdown -----------------------------------------------------------------------------------
@@ -335,14 +359,20 @@ def _inline(children: list[Token], links: Links, base: str) -> list[Token]:
     out: list[Token] = []
     depth = 0  # inside a link the text stays text
     kept: list[bool] = []  # each open link: whether it is kept
+    written = ""  # the open link's href as the spec writes it
     for token in children:
         if token.type == "link_open":
-            href = links.target(str(token.attrGet("href") or ""), base)
+            written = str(token.attrGet("href") or "")
+            href = links.target(written, base)
             kept.append(href is not None)
             depth += 1
             if href is None:
                 continue
             token.attrSet("href", href)
+        elif token.type == "text" and depth and kept[-1]:
+            title = links.title_of(written, base, token.content)
+            if title is not None:
+                token = Token("html_inline", "", 0, content=html.escape(title))
         elif token.type == "link_close":
             depth -= 1
             if not kept.pop():

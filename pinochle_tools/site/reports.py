@@ -110,6 +110,24 @@ class EngineRun:
         return sorted((str(rule), int(n)) for rule, n in raw.items())
 
     @property
+    def reach(self) -> dict[str, Any]:
+        """The report's ``reach`` (empty for a report written before it existed)."""
+        raw = self.report.get("reach")
+        return dict(raw) if isinstance(raw, dict) else {}
+
+    @property
+    def partly_reached(self) -> list[tuple[str, int, int]]:
+        """Rules some of whose judged cases stop before the rule decides: (rule, reaching,
+        judged), rules the engine's options switch off left out."""
+        off = set(self.reach.get("off") or ())
+        rules = self.reach.get("rules") or {}
+        return sorted(
+            (str(r), int(c["reached"]), int(c["judged"]))
+            for r, c in rules.items()
+            if int(c["reached"]) < int(c["judged"]) and r not in off
+        )
+
+    @property
     def complete(self) -> bool:
         """Whether the run went through its whole selection (a report without the field did)."""
         return self.report.get("complete", True) is not False

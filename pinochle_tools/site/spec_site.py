@@ -153,6 +153,15 @@ class ScenarioView:
         return " ".join([self.scenario.name, *self.scenario.tags, *steps])
 
 
+def page_titles(chapters: Sequence[Chapter]) -> dict[str, str]:
+    """The title of each spec/ file (or part) the site shows as a page, for the links to it."""
+    return {
+        **{file: title for _, file, title in PAGES},
+        **{f"rules/{ch.stem}.md": ch.title for ch in chapters},
+        "README.md#sources": "the sources",
+    }
+
+
 def scenarios_by_rule() -> dict[str, list[ScenarioView]]:
     """Rule ID -> the scenarios testing it, in feature-file order: a scenario under its rule tags;
     an outline under each Examples block's rule tag (the scenario's when the block has none)."""
@@ -360,6 +369,7 @@ def build_spec_site(
             variants=frozenset(variants),
             spec_pages=True,
             chosen=table.played() if table else {},
+            titles=page_titles(chapters),
         )
 
     env = environment()

@@ -13,10 +13,12 @@ from typing import Any
 
 from pinochle_adapters import sdk
 from pinochle_adapters.reference import ReferenceEngine
+from pinochle_judge.capabilities import FIGURES, off_tens
 from reference_engine import auction, cards
 from reference_engine import tricks as tricks_rules
 from reference_engine.errors import IllegalAction
 from reference_engine.variants import load_rules
+from specdata.vocabulary import METHODS
 
 Params = dict[str, Any]
 FORCED_AT = 3
@@ -160,7 +162,42 @@ class NoPointsTrickNeverCleared(NoPoints):
         return {**answer, "tricks": tricks}
 
 
+def _in_tens(value: Any, key: str = "") -> Any:
+    """An answer as an engine keeping its figures in tens writes it: each figure cut to a ten."""
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and key in FIGURES:
+        return value - value % 10
+    if isinstance(value, dict):
+        return {k: _in_tens(v, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_in_tens(v, key) for v in value]
+    return value
+
+
+class TensScale(ReferenceEngine):
+    """Keeps every figure in tens (a single-deck engine storing points divided by ten): refuses
+    a request holding a figure off the tens, and cuts each figure of its answers to a ten."""
+
+    name = "capability-tens-scale"
+    capabilities = {"scale": "tens"}  # noqa: RUF012 (a declaration, never changed)
+
+    def __getattribute__(self, name: str) -> Any:
+        found = super().__getattribute__(name)
+        if name not in METHODS or not callable(found):
+            return found
+
+        def in_tens(params: Params) -> Any:
+            figure = off_tens(params)
+            if figure is not None:
+                raise sdk.InvalidParams(f"{figure}: figures are kept in tens")
+            return _in_tens(found(params))
+
+        return in_tens
+
+
 ENGINES: dict[str, Callable[[], ReferenceEngine]] = {
+    "tens-scale": TensScale,
     "implicit-forced-bid": ImplicitForcedBid,
     "meld-totals": MeldTotals,
     "no-points": NoPoints,

@@ -1,6 +1,7 @@
 """Engines that declare their house rules honestly, as real ones do: the reference engine playing
 one variant with a single value for some options, optionally carrying one planted bug (a mutant
-of ``tests.mutants``). ``python -m tests.house_engines NAME [MUTANT]`` serves one over stdio.
+of ``tests.mutants``). ``python -m tests.house_engines NAME [MUTANT] [--whole-hands]
+[--strict]`` serves one over stdio.
 
 The declarations are the house rules real engines were seen to play.
 """
@@ -12,6 +13,7 @@ from typing import Any
 
 from pinochle_adapters import sdk
 from pinochle_adapters.reference import ReferenceEngine
+from specdata.house import refusable
 from tests import mutants
 
 
@@ -24,6 +26,10 @@ class House:
     options: dict[str, str]
     bug: str
     """A mutant whose rule the suite still judges under these house rules (first suspect)."""
+    more_bugs: tuple[str, ...] = ()
+    """Other such mutants (a trick-play and a scoring bug each, for the whole-hand houses)."""
+    whole_hands: bool = False
+    """The engine exposes ``play_hand`` and ``play_game`` only."""
 
 
 HOUSES = {
@@ -53,8 +59,44 @@ HOUSES = {
             {"run": "15", "trick_rules": "post-1945", "target": "1000"},
             "no-last-trick",
         ),
+        # One house rule that changes the course of a deal each, then the three together.
+        House(
+            "sd-pass-3",
+            "single-deck",
+            {"pass_cards": "3"},
+            "partner-crawl",
+            ("sd-opponents-without-trick",),
+            whole_hands=True,
+        ),
+        House(
+            "sd-left",
+            "single-deck",
+            {"first_bidder": "left-of-dealer"},
+            "partner-crawl",
+            ("no-last-trick",),
+            whole_hands=True,
+        ),
+        House(
+            "ol-target-1000",
+            "online",
+            {"target": "1000"},
+            "target-exclusive",
+            ("partner-crawl",),
+            whole_hands=True,
+        ),
+        House(
+            "sd-left-pass-3-1000",
+            "single-deck",
+            {"first_bidder": "left-of-dealer", "pass_cards": "3", "target": "1000"},
+            "partner-crawl",
+            ("sd-opponents-without-trick",),
+            whole_hands=True,
+        ),
     )
 }
+
+WHOLE_HANDS = ("play_hand", "play_game")
+"""The methods of an engine that exposes whole hands only (``--whole-hands``)."""
 
 
 HOUSE_BUGS = {
@@ -83,12 +125,27 @@ def planted(name: str) -> mutants.Mutant:
 
 
 class HouseEngine(ReferenceEngine):
-    """The reference engine declaring one variant and the house's single option values."""
+    """The reference engine declaring one variant and the house's single option values;
+    ``whole_hands``: exposing ``play_hand`` and ``play_game`` only; ``strict``: refusing
+    (-32602) exactly the ``score_hand`` figures ERRATA-SCORE-HAND-INPUTS lets it refuse."""
 
-    def __init__(self, house: House, bug: str | None = None) -> None:
+    def __init__(
+        self, house: House, bug: str | None = None, whole_hands: bool = False, strict: bool = False
+    ) -> None:
         super().__init__()
         self.house = house
+        self.strict = strict
         self.name = f"house-{house.name}" + (f"-{bug}" if bug else "")
+        if whole_hands or house.whole_hands:
+            self.methods = [m for m in self.methods if m in WHOLE_HANDS]
+
+    def score_hand(self, params: dict[str, Any]) -> Any:
+        """The reference's score; under ``strict`` a refusal of the figures the errata list."""
+        if self.strict:
+            why = refusable(params["variant"], params.get("options") or {}, params)
+            if why is not None:
+                raise sdk.InvalidParams(f"figures no hand can produce (item {why})")
+        return super().score_hand(params)
 
     @property
     def variants(self) -> list[dict[str, Any]]:
@@ -98,9 +155,11 @@ class HouseEngine(ReferenceEngine):
         ]
 
 
-def serve(name: str, bug: str | None = None) -> int:
+def serve(
+    name: str, bug: str | None = None, whole_hands: bool = False, strict: bool = False
+) -> int:
     """Serve house ``name`` (with mutant ``bug`` installed, if given) until shutdown."""
-    engine = HouseEngine(HOUSES[name], bug)
+    engine = HouseEngine(HOUSES[name], bug, whole_hands, strict)
     if bug is None:
         return sdk.serve(engine)
     with planted(bug).installed():
