@@ -10,7 +10,7 @@ import dataclasses
 import json
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -206,11 +206,18 @@ class Disagreement:
         return self.rules[0] if self.rules else ""
 
     @property
-    def key(self) -> tuple[str, str]:
-        """What makes two disagreements the same deviation for a campaign: the variant and the
-        rule that decided the point where the engine's answer and the reference's first part
-        (the same deviation reached through another method or another deal is one)."""
-        return (self.question.variant, self.rule)
+    def key(self) -> str:
+        """What makes two disagreements the same deviation for a campaign: the rule that
+        decided the point where the engine's answer and the reference's first part, whatever
+        the variant, method, deal or kind of point it was reached through (an opening minimum
+        seen as a refused call and as a wrong least bid is one deviation); the method's name
+        where no rule was charged."""
+        return self.rule or self.question.method
+
+    @property
+    def size(self) -> int:
+        """How large its question is (the smaller reproducer of one deviation is kept)."""
+        return len(json.dumps(self.question.input, sort_keys=True, default=str))
 
 
 @dataclass(frozen=True)
@@ -545,7 +552,8 @@ class Report:
     faults: list[str] = field(default_factory=list)
     """The first few reasons it failed (MAX_FAULTS)."""
     rules: Counter[tuple[str, str]] = field(default_factory=Counter)
-    """Disagreements per (variant, rule) they are charged to."""
+    """Disagreements per (variant, rule) they are charged to (a finding is one deviation in
+    any variant: ``Disagreement.key``)."""
     findings: list[Finding] = field(default_factory=list)
     rounds: int = 0
     seconds: float = 0.0
@@ -582,13 +590,17 @@ def run(
     ``seconds`` have passed, or ``max_findings`` rules have their reproducer. Every question's
     choices come from ``seed`` and its number, so the same seed asks the same questions.
 
-    Each disagreement is charged to a rule (``Disagreement.key``); the first of each rule is
-    shrunk to its reproducer, later ones are counted on it."""
+    Each disagreement is charged to the rule deciding the point where the answers part
+    (``Disagreement.key``); the first of each deviation is shrunk to its reproducer, later ones
+    are counted on it. Met again in another variant or through another method, it is shrunk
+    there too and the smaller reproducer kept (``on_finding`` is called again with it)."""
     report = Report()
     seed_of = _streams(seed)
     start = time.perf_counter()
     next_tick = start
-    findings: dict[tuple[str, str], Finding] = {}
+    findings: dict[str, Finding] = {}
+    shrunk: defaultdict[str, set[tuple[str, str]]] = defaultdict(set)
+    """The variants and methods whose first disagreement of each deviation was shrunk."""
     while True:
         now = time.perf_counter()
         if hands is not None and report.rounds >= hands:
@@ -622,12 +634,15 @@ def run(
             if found is None:
                 continue
             report.disagreed[method] += 1
-            report.rules[found.key] += 1
-            if found.key in findings:
-                findings[found.key].seen += 1
+            report.rules[(question.variant, found.rule)] += 1
+            known = findings.get(found.key)
+            if known is not None:
+                known.seen += 1
+                if (question.variant, method) in shrunk[found.key]:
+                    continue
+            elif len(findings) >= MAX_SHRUNK:
                 continue
-            if len(findings) >= MAX_SHRUNK:
-                continue
+            shrunk[found.key].add((question.variant, method))
             began = time.perf_counter()
             budget = shrink_budget
             if seconds is not None and budget.seconds is not None:
@@ -636,6 +651,13 @@ def run(
                 budget = dataclasses.replace(budget, seconds=min(budget.seconds, left))
             smallest = shrink(engine, found, target, choices.made, choices.bounds, budget)
             report.shrink_seconds += time.perf_counter() - began
+            if known is not None:
+                # The same deviation met in another variant or method: the smaller is kept.
+                if smallest.size < known.disagreement.size:
+                    known.disagreement = smallest
+                    if on_finding is not None:
+                        on_finding(known)
+                continue
             finding = findings[found.key] = Finding(
                 smallest, rounds=report.rounds + 1, seconds=time.perf_counter() - start
             )

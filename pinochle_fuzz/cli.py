@@ -280,7 +280,11 @@ def main(argv: Sequence[str] | None = None, out: IO[str] | None = None) -> int:
 
         def record(finding: Finding) -> None:
             path = write_case(finding.disagreement, args.out, args.engine, seed, args.in_process)
-            finding.path = str(path)
+            earlier, finding.path = finding.path, str(path)
+            if earlier is not None and earlier != finding.path:
+                # A smaller reproducer of the same deviation (another variant) replaces the
+                # case this campaign wrote for it: one case per deviation.
+                Path(earlier).unlink(missing_ok=True)
 
         report = campaign.run(
             engine,

@@ -125,6 +125,9 @@ class Suspect:
     near: int = 0
     """Failures that name the rule for a near miss only (``Charge.kept``)."""
     evidence: list[Evidence] = field(default_factory=list)
+    explained_by: list[str] = field(default_factory=list)
+    """The suspects ranked before it whose failures are all of its own (a cascade of them):
+    listed after the ranked suspects, never among them (``_explainers``)."""
 
     @property
     def score(self) -> float:
@@ -135,13 +138,16 @@ class Suspect:
         return self.weight / math.sqrt(self.weight + passed) if self.weight else 0.0
 
     def as_dict(self) -> SuspectEntry:
-        return SuspectEntry(
+        entry = SuspectEntry(
             rule=self.rule,
             score=round(self.score, 3),
             direct=self.direct,
             own_cases=OwnCases(failed=self.failed, passed=self.passed),
             evidence=self.evidence,
         )
+        if self.explained_by:
+            entry["explained_by"] = list(self.explained_by)
+        return entry
 
 
 # --- charging one failure -----------------------------------------------------------------------
@@ -765,7 +771,9 @@ def _explained_order(
     that name the culprit too. Ranked on all failures at once, a cascade can outweigh the second
     bug; once the first culprit explains its cascade, the second stands out. A suspect's score
     is the one it had when taken (what the suspects before it leave unexplained); suspects whose
-    failures are all explained come last, in their own order.
+    failures are all explained come last, in their own order: first those some failure names
+    first (they may be a second bug the culprit masks), then those explained away
+    (``Suspect.explained_by``, ``_explainers``).
     """
     left = [(list(live), alike) for live, alike in charged]
     pool = {s.rule: s for s in suspects}
@@ -787,4 +795,44 @@ def _explained_order(
         left = [(live, alike) for live, alike in left if best.rule not in live]
     for s in pool.values():
         s.weight = whole[s.rule]
-    return order + sorted(pool.values(), key=_rank_key)
+    rest = sorted(pool.values(), key=_rank_key)
+    explained: list[Suspect] = []
+    ranked = {o.rule for o in order}
+    while True:  # a cascade of a cascade is explained once its own cause is
+        found = [s for s in rest if s not in explained]
+        for s in found:
+            s.explained_by = _explainers(s.rule, charged, ranked, explained)
+        newly = [s for s in found if s.explained_by]
+        if not newly:
+            break
+        explained += newly
+    return order + sorted(rest, key=lambda s: bool(s.explained_by))
+
+
+def _explainers(
+    rule: str,
+    charged: Sequence[tuple[Sequence[str], bool]],
+    ranked: set[str],
+    explained: Sequence[Suspect],
+) -> list[str]:
+    """The ranked suspects that explain every failure naming ``rule`` (empty: not explained).
+
+    Explained away only when each of its failures points at a suspect ranked before it: the
+    failure's charge names that suspect first (its likeliest rule), or names first a suspect
+    already explained by ranked ones (a cascade of a cascade). A failure naming ``rule`` first,
+    or first naming a rule not ranked, keeps it a suspect of its own: a second bug is never set
+    aside because a culprit's failures happen to name it too.
+    """
+    through = {s.rule: s.explained_by for s in explained}
+    found: list[str] = []
+    for live, _alike in charged:
+        if rule not in live:
+            continue
+        head = live[0]
+        if head in ranked:
+            found.append(head)
+        elif head in through:
+            found += through[head]
+        else:
+            return []
+    return list(dict.fromkeys(found))

@@ -80,3 +80,6 @@ class SuspectEntry(TypedDict):
     direct: bool
     own_cases: OwnCases
     evidence: list[Evidence]
+    explained_by: NotRequired[list[str]]
+    """Set when every failure of the rule is one of the suspects named here (a cascade of
+    them): listed after the ranked suspects as "also failing"."""

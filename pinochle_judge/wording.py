@@ -545,9 +545,11 @@ def charge_meld_total(want: int, got: int) -> str:
 
 
 def suspect_lines(diagnosis: Sequence[SuspectEntry], limit: int = 5) -> list[str]:
-    """The diagnosis as terminal lines: each suspect with its score and first evidence."""
+    """The diagnosis as terminal lines: each ranked suspect with its score and first evidence,
+    then the rules also failing whose failures the ranked ones explain."""
+    ranked = [e for e in diagnosis if not e.get("explained_by")]
     lines = []
-    for n, entry in enumerate(diagnosis[:limit], start=1):
+    for n, entry in enumerate(ranked[:limit], start=1):
         own = entry["own_cases"]
         how = "its own cases fail" if entry["direct"] else "only whole hands point at it"
         lines.append(
@@ -559,9 +561,21 @@ def suspect_lines(diagnosis: Sequence[SuspectEntry], limit: int = 5) -> list[str
             if ev.get("detail"):
                 text += f": {ev.get('detail')}"
             lines.append(text[:160])
-    if len(diagnosis) > limit:
-        lines.append(f"   ... {len(diagnosis) - limit} more suspects in the JSON report")
+    if len(ranked) > limit:
+        lines.append(f"   ... {len(ranked) - limit} more suspects in the JSON report")
+    explained = [e for e in diagnosis if e.get("explained_by")]
+    if explained:
+        lines.append(
+            "also failing, every failure a cascade of a suspect above: "
+            + "; ".join(explained_text(e) for e in explained)
+        )
     return lines
+
+
+def explained_text(entry: SuspectEntry) -> str:
+    """A rule also failing, explained by suspects ranked above it (``AUCTION-STEP, explained
+    by AUCTION-OPENING-MIN``)."""
+    return f"{entry['rule']}, explained by {', '.join(entry.get('explained_by', []))}"
 
 
 def rule_summary(

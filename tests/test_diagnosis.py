@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from pinochle_judge import wording
 from pinochle_judge.diagnosis import Charge, Outcome, charge_case, diagnose, hand_divergence
+from pinochle_judge.verdicts import Where
 
 TRICKS = [
     {"leader": 0, "cards": ["Kc", "Jc", "Qc", "Tc"], "winner": 3},
@@ -230,6 +232,49 @@ def test_a_cascade_explained_by_the_first_suspect_does_not_outrank_the_second_bu
     ]
     found = [d["rule"] for d in diagnose(outcomes)]
     assert found[:2] == ["MELD-MARRIAGE", "POINTS-LAST-TRICK"], found
+
+
+TRACED = Where("auction", "min_bid", "min_bid")
+
+
+def test_a_rule_failing_only_where_the_first_suspect_is_charged_first_is_explained_by_it() -> None:
+    # The engine's opening minimum is 250: every least-bid answer it gets wrong names the step
+    # rule after the minimum (what decides the least bid), and a bid off the step is refused as
+    # below the minimum. A second deviation, the forced bid, fails cases of its own.
+    # Placed by the reference's trace, as the suite charges them: every rule named decided it.
+    least = Charge(("AUCTION-OPENING-MIN", "AUCTION-STEP"), "field min_bid", "", TRACED)
+    forced = Charge(("AUCTION-DEALER-FORCED", "AUCTION-END"), "field contract", "", TRACED)
+    outcomes = [
+        *(Outcome(f"o{n}", "failed", "AUCTION-OPENING-MIN", (), least) for n in range(3)),
+        *(Outcome(f"op{n}", "passed", "AUCTION-OPENING-MIN") for n in range(3)),
+        *(Outcome(f"s{n}", "failed", "AUCTION-STEP", (), least) for n in range(2)),
+        *(Outcome(f"sp{n}", "passed", "AUCTION-STEP") for n in range(2)),
+        *(Outcome(f"f{n}", "failed", "AUCTION-DEALER-FORCED", (), forced) for n in range(3)),
+    ]
+    found = diagnose(outcomes)
+    ranked = [d["rule"] for d in found if not d.get("explained_by")]
+    assert set(ranked) == {"AUCTION-OPENING-MIN", "AUCTION-DEALER-FORCED"}, found
+    assert {d["rule"]: d.get("explained_by") for d in found[2:]} == {
+        "AUCTION-END": ["AUCTION-DEALER-FORCED"],
+        "AUCTION-STEP": ["AUCTION-OPENING-MIN"],
+    }
+    assert "AUCTION-STEP, explained by AUCTION-OPENING-MIN" in wording.suspect_lines(found)[-1]
+
+
+def test_a_second_bug_whose_failures_also_name_the_first_is_never_explained_away() -> None:
+    # Every failing case of the step rule also names the minimum, but charged to the step rule
+    # first: the step rule is a suspect of its own, whatever the minimum's cases explain.
+    least = Charge(("AUCTION-OPENING-MIN", "AUCTION-STEP"), "field min_bid", "", TRACED)
+    step = Charge(("AUCTION-STEP", "AUCTION-OPENING-MIN"), "field min_bid", "", TRACED)
+    outcomes = [
+        *(Outcome(f"o{n}", "failed", "AUCTION-OPENING-MIN", (), least) for n in range(4)),
+        *(Outcome(f"s{n}", "failed", "AUCTION-STEP", (), step) for n in range(2)),
+        *(Outcome(f"sp{n}", "passed", "AUCTION-STEP") for n in range(6)),
+    ]
+    found = diagnose(outcomes)
+    assert [d["rule"] for d in found] == ["AUCTION-OPENING-MIN", "AUCTION-STEP"], found
+    assert not any(d.get("explained_by") for d in found)
+    assert "explained" not in "\n".join(wording.suspect_lines(found))
 
 
 def test_a_total_checked_alone_names_the_item_worth_the_surplus() -> None:

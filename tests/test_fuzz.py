@@ -5,6 +5,7 @@ questions; the exit status. How fast it finds them is a figure of benchmarks/ben
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import itertools
 import sys
@@ -204,6 +205,34 @@ def test_planted_bug_found_through_a_subprocess_engine() -> None:
     found = report.findings[0].disagreement
     assert (found.question.method, found.question.variant) == ("auction", "online")
     assert found.actual["violation"]["rule"] == "AUCTION-STEP"
+
+
+def test_one_deviation_in_two_variants_gives_one_reproducer_the_smaller(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last card of a full trick never wins, in single-deck and in online alike: the
+    answers part at a point the same rule decides in both, so one deviation, one case written,
+    the smaller of the two variants' reproducers; the counts per variant stay in the summary."""
+    engine = "tests.fuzz_engines.last_seat_never_wins:server"
+    with engine_of("last_seat_never_wins") as planted:
+        assert planted.info is not None
+        targets = campaign.targets(planted.info, ["single-deck", "online"])
+        small = campaign.ShrinkBudget(questions=40, seconds=None)
+        report = campaign.run(
+            planted, targets, ["trick_winner"], SEED, hands=150, shrink_budget=small
+        )
+    assert {variant for variant, _ in report.rules} == {"single-deck", "online"}, report.rules
+    (finding,) = report.findings
+    assert finding.seen == sum(report.rules.values())
+    assert finding.disagreement.key == "TRICK-WINNER"
+    out = io.StringIO()
+    monkeypatch.setattr(campaign, "run", functools.partial(campaign.run, shrink_budget=small))
+    argv = ["--engine", engine, "--in-process", "--method", "trick_winner", "--seed", "1"]
+    for variant in ("single-deck", "online"):
+        argv += ["--variant", variant]
+    assert cli.main([*argv, "--hands", "150", "--out", str(tmp_path)], out) == 1
+    assert len(list(tmp_path.glob("*.yaml"))) == 1, out.getvalue()
+    assert out.getvalue().count("DISAGREEMENT") == 1
 
 
 # --- what is asked: declarations, capabilities, refusable figures, boundaries -----------------

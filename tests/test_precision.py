@@ -158,6 +158,9 @@ HOUSE_RUNS = [
     ("dd-post-1945", "no-last-trick", "double-deck", "POINTS-LAST-TRICK", "MELD-DIX"),
     ("sd-left-opens", "sd-opponents-without-trick", "single-deck", "SCORE-OPPONENTS-TRICK", None),
 ]
+CASCADE_RUN = ("sd-left-opens", "sd-opening-250+sd-opponents-without-trick", "single-deck")
+"""An engine whose off-step bid is refused as below its own opening minimum (250), so every
+failure of the step rule is one of the minimum's, with a second deviation of its own."""
 HOUSE_TABLES = ("card-points", "scoring", "hands", "reach", "tricks", "auction")
 """The tables the house runs ask (their bugs' rules and the whole hands they spoil)."""
 
@@ -181,11 +184,20 @@ def prefetch() -> None:
         _whole_hands(name, variant)
     for house, bug, variant, _, _ in HOUSE_RUNS:
         _house(house, bug, variant)
+    _cascade_run()
+
+
+def _cascade_run() -> Future[SuiteRun]:
+    house, bug, variant = CASCADE_RUN
+    command = python_engine("tests.house_engines", house, bug)
+    tables = ("auction-single-deck", "auction-house-rules", "scoring-single-deck")
+    return start_suite(command, [variant], paths=[f"features/tables/{t}.yaml" for t in tables])
 
 
 def _suspects(run: SuiteRun) -> list[str]:
+    """The ranked suspects, likeliest first (a rule explained by them is not one)."""
     assert run.returncode == 1, run.tail()
-    return [entry["rule"] for entry in run.diagnosis]
+    return [entry["rule"] for entry in run.diagnosis if not entry.get("explained_by")]
 
 
 @pytest.mark.slow
@@ -224,6 +236,27 @@ def test_a_bug_under_house_options_is_named_first_and_no_innocent_rule_among_thr
             or not charge["rule"].startswith("MELD-MINIMUM")
             or (variant == "double-deck")
         )
+
+
+@pytest.mark.slow
+def test_a_cascade_of_the_first_suspect_is_listed_as_explained_never_among_the_first_three() -> (
+    None
+):
+    """Every off-step bid the engine refuses, it refuses as below its opening minimum: the step
+    rule fails only where the minimum does, so it is listed after the ranked suspects as
+    explained by the minimum; the deviations of their own (the forced bid the minimum spoils,
+    the defenders scoring without a trick) stay ranked."""
+    run = _cascade_run().result()
+    suspects = _suspects(run)
+    assert suspects[:3] == [
+        "AUCTION-OPENING-MIN",
+        "AUCTION-DEALER-FORCED",
+        "SCORE-OPPONENTS-TRICK",
+    ], suspects[:5]
+    entries = {entry["rule"]: entry for entry in run.diagnosis}
+    assert entries["AUCTION-STEP"].get("explained_by") == ["AUCTION-OPENING-MIN"]
+    listed = [entry["rule"] for entry in run.diagnosis]
+    assert listed.index("AUCTION-STEP") >= len(suspects), listed
 
 
 def test_the_fuzzer_asks_play_tricks_and_play_game_and_scores_below_zero() -> None:

@@ -468,3 +468,25 @@ def test_a_suspect_reads_the_same_on_the_engine_page_and_in_the_terminal(tmp_pat
         said = line[line.index("(") :]
         assert "failed charged to it" in said
         assert said in shown, said
+
+
+def test_a_rule_explained_by_a_suspect_is_listed_after_the_ranked_ones(tmp_path: Path) -> None:
+    """A cascade of the first suspect is shown apart, as explained by it, not in the ranking."""
+    import json
+
+    document = dict(document_of(BUGGY))
+    first = document["diagnosis"][0]
+    named = {entry["rule"] for entry in document["diagnosis"]}
+    other = next(rule for rule in sorted(load_catalogue()) if rule not in named)
+    cascade = {**first, "rule": other, "explained_by": [first["rule"]]}
+    document["diagnosis"] = [*document["diagnosis"], cascade]
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(document), encoding="utf-8")
+    build_site([path], tmp_path / "out")
+    page = read(next((tmp_path / "out" / "engines").glob("*.html")))
+    ranking, _, rest = page.partition("</ol>")
+    assert f'href="../rules/{other}.html"' not in ranking.partition('<ol class="diagnosis">')[2]
+    assert (
+        f'href="../rules/{other}.html">{other}</a>, explained by '
+        f'<a href="../rules/{first["rule"]}.html">' in rest
+    )

@@ -99,6 +99,31 @@ WHOLE_HANDS = ("play_hand", "play_game")
 """The methods of an engine that exposes whole hands only (``--whole-hands``)."""
 
 
+HOUSE_BUGS = {
+    m.name: m
+    for m in (
+        mutants.Mutant(
+            name="sd-opening-250",
+            misreading=(
+                "a single-deck bid must reach 250 (more than 24 tens), so every lower bid, "
+                "one off the tens included, is refused as below the opening minimum"
+            ),
+            caught_by="AUCTION-OPENING-MIN",
+            variants=("single-deck",),
+            rules=mutants.replace_auction(minimum=250),
+        ),
+    )
+}
+"""Bugs seen on real engines under their house rules only: not mutants of their own (the
+mutation run asks each of those of the whole suite)."""
+
+
+def planted(name: str) -> mutants.Mutant:
+    """A planted bug by name: a house bug or a mutant, ``+`` joining several."""
+    parts = [HOUSE_BUGS.get(part) or mutants.get(part) for part in name.split(mutants.PAIR)]
+    return parts[0] if len(parts) == 1 else mutants.combined(*parts)
+
+
 class HouseEngine(ReferenceEngine):
     """The reference engine declaring one variant and the house's single option values;
     ``whole_hands``: exposing ``play_hand`` and ``play_game`` only; ``strict``: refusing
@@ -137,5 +162,5 @@ def serve(
     engine = HouseEngine(HOUSES[name], bug, whole_hands, strict)
     if bug is None:
         return sdk.serve(engine)
-    with mutants.get(bug).installed():
+    with planted(bug).installed():
         return sdk.serve(engine)
