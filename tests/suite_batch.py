@@ -32,7 +32,8 @@ from tests.mutants import get
 from tests.suite_runs import DONE, OUT
 
 PRISTINE_TRACE = "tests.mutants:pristine_decisions"
-"""The reference's trace with the installed mutant paused (``tests.mutants.pristine``)."""
+"""The reference's trace with the installed mutant paused (``tests.mutants.pristine``), each
+question traced once per batch process."""
 
 
 def run_one(out_dir: Path, name: str, args: Sequence[str], mutant: str | None) -> int:
@@ -43,10 +44,9 @@ def run_one(out_dir: Path, name: str, args: Sequence[str], mutant: str | None) -
         contextlib.redirect_stdout(out),
         contextlib.redirect_stderr(out),
         get(mutant).installed() if mutant else contextlib.nullcontext(),
-        # The engine under test misreads a rule in this process; the reference's trace must not.
-        mock.patch.object(engines, "REFERENCE_TRACE", PRISTINE_TRACE)
-        if mutant
-        else contextlib.nullcontext(),
+        # The engine under test misreads a rule in this process; the reference's trace must not
+        # (kept across the batch's runs, the control's too: the same whatever the mutant).
+        mock.patch.object(engines, "REFERENCE_TRACE", PRISTINE_TRACE),
     ):
         status = int(pytest.main(args))
     (out_dir / f"{name}.status").write_text(str(status), encoding="utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import importlib
+import json
 import pkgutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -95,9 +96,21 @@ def pristine() -> Iterator[None]:
 
 def pristine_decisions(method: str, params: dict[str, Any]) -> list[dict[str, Any]]:
     """The reference's trace (``pinochle_adapters.reference.decisions``) of the rules as they
-    are, whatever mutant is installed in this process."""
+    are, whatever mutant is installed in this process. The same whatever the mutant, so each
+    question is traced once per process: a batch's runs ask most questions again (every passing
+    case's coverage), each caller getting its own copy of the entries."""
+    try:
+        key = json.dumps(params, sort_keys=True)
+    except (TypeError, ValueError):  # not a JSON question: traced, not kept
+        with pristine():
+            return decisions(method, params)
+    return [dict(entry) for entry in _pristine_trace(method, key)]
+
+
+@cache
+def _pristine_trace(method: str, key: str) -> tuple[dict[str, Any], ...]:
     with pristine():
-        return decisions(method, params)
+        return tuple(decisions(method, json.loads(key)))
 
 
 def _changed(change: RulesChange) -> Callable[..., Rules]:
