@@ -526,6 +526,21 @@ def shortest_cut(
 # --- a campaign -------------------------------------------------------------------------------
 
 
+DEALT = ("play_hand", "play_game")
+"""Methods whose question holds a whole deal (a game's first hand at least) however shrunk."""
+
+
+def least_size(question: Question) -> int:
+    """A floor under the size of any question shrinking can make from ``question``
+    (``Disagreement.size``): a whole hand or game keeps a whole deal, the variant's deck in four
+    hands, whose text is as long in every deal."""
+    if question.method not in DEALT:
+        return 0
+    hands = question.input["hands"]
+    deal = hands[0] if question.method == "play_game" else hands
+    return len(json.dumps(deal, sort_keys=True, default=str))
+
+
 @dataclass
 class Finding:
     """A shrunk disagreement and how often its rule was charged in the campaign."""
@@ -640,6 +655,8 @@ def run(
                 known.seen += 1
                 if (question.variant, method) in shrunk[found.key]:
                     continue
+                if least_size(question) >= known.disagreement.size:
+                    continue  # no shrinking would make it the smaller reproducer
             elif len(findings) >= MAX_SHRUNK:
                 continue
             shrunk[found.key].add((question.variant, method))

@@ -6,6 +6,7 @@ recorded values of a fast run are the Hypothesis choice sequence that replays an
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Sequence
 from typing import Protocol
@@ -74,4 +75,11 @@ class DrawChoices:
     def __call__(self, n: int) -> int:
         if n < 2:
             return 0
-        return self._draw(st.integers(0, n - 1))
+        return self._draw(_below(n))
+
+
+@functools.cache
+def _below(n: int) -> st.SearchStrategy[int]:
+    """``st.integers(0, n - 1)``, made once per bound: a whole game draws thousands of choices,
+    and making the strategy anew each time cost more than the draw."""
+    return st.integers(0, n - 1)

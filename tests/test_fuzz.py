@@ -45,12 +45,25 @@ SHRINK = campaign.ShrinkBudget(questions=400, seconds=None)
 """Shrinking by count: the same seed gives the same reproducer on any machine."""
 
 
-def hunt(engine: Engine) -> campaign.Report:
-    """A whole campaign (every declared variant and method) until the first shrunk finding.
+def hunt(engine: Engine, methods: list[str] | None = None) -> campaign.Report:
+    """A whole campaign (every declared variant, every declared method or those of
+    ``methods``) until the first shrunk finding.
 
     Shrinking is bounded by a count of questions, not by a time limit, so a loaded machine gets
     the same minimal reproducer, later."""
-    return campaign_of(engine, HUNT_ROUNDS, max_findings=1)
+    if methods is None:
+        return campaign_of(engine, HUNT_ROUNDS, max_findings=1)
+    assert engine.info is not None
+    targets = campaign.targets(engine.info)
+    return campaign.run(
+        engine, targets, methods, SEED, hands=HUNT_ROUNDS, shrink_budget=SHRINK, max_findings=1
+    )
+
+
+SHARED_STREAM = [m for m in campaign.ROUND_METHODS if m not in campaign.OWN_STREAM]
+"""The methods drawing their questions from the seed's shared stream: without the others (whole
+tricks and games, on streams of their own), a campaign asks them the very same questions, at a
+fraction of the cost, for a bug of a rule function."""
 
 
 def campaign_of(engine: Engine, rounds: int, **kw: Any) -> campaign.Report:
@@ -72,7 +85,7 @@ def agrees_with(engine: Engine, found: Disagreement, **change: object) -> bool:
 def test_third_identical_trick_is_found_minimal() -> None:
     """Three identical cards in a trick of three: the reproducer is those three cards."""
     with engine_of("third_identical") as engine:
-        report = hunt(engine)
+        report = hunt(engine, SHARED_STREAM)
     assert report.findings, report.disagreed
     found = report.findings[0].disagreement
     assert (found.question.method, found.rule) == ("trick_winner", "TRICK-IDENTICAL")
@@ -85,7 +98,7 @@ def test_third_identical_trick_is_found_minimal() -> None:
 def test_run_plus_extra_royal_is_found_minimal() -> None:
     """A run, four kings and queens of trumps and a marriage: dropping any card agrees."""
     with engine_of("run_royal_quad") as engine:
-        report = hunt(engine)
+        report = hunt(engine, SHARED_STREAM)
         assert report.findings, report.disagreed
         found = report.findings[0].disagreement
         assert (found.question.method, found.rule) == ("meld", "MELD-ROYAL-MARRIAGE")
@@ -98,7 +111,7 @@ def test_run_plus_extra_royal_is_found_minimal() -> None:
 def test_online_raise_after_partner_pass_is_found_minimal() -> None:
     """Online auction: the reproducer ends at the refused raise (dropping it agrees)."""
     with engine_of("online_raise_50") as engine:
-        report = hunt(engine)
+        report = hunt(engine, SHARED_STREAM)
         assert report.findings, report.disagreed
         found = report.findings[0].disagreement
         assert (found.question.method, found.question.variant) == ("auction", "online")
@@ -113,7 +126,7 @@ def test_identical_copy_in_whole_hand_is_found_with_shortest_action_list() -> No
     """play_hand: the action list ends with the trick the engine gives away (one action fewer
     agrees), and the trick's first and third cards are identical."""
     with engine_of("third_copy_takes") as engine:
-        report = hunt(engine)
+        report = hunt(engine, SHARED_STREAM)
         assert report.findings, report.disagreed
         found = report.findings[0].disagreement
         assert (found.question.method, found.rule) == ("play_hand", "TRICK-IDENTICAL")
@@ -200,7 +213,7 @@ def test_planted_bug_found_through_a_subprocess_engine() -> None:
     """The same campaign through the pipe (the bug found in the fewest rounds here)."""
     command = f"{sys.executable} -m tests.fuzz_engines.online_raise_50"
     with open_engine(command) as engine:
-        report = hunt(engine)
+        report = hunt(engine, SHARED_STREAM)
     assert report.findings, report.disagreed
     found = report.findings[0].disagreement
     assert (found.question.method, found.question.variant) == ("auction", "online")
@@ -381,7 +394,12 @@ def test_whole_hand_only_engine_with_the_crawl_bug_is_found() -> None:
     winning card follow low: found, with an action list ending at the crawl it lets pass."""
     command = f"{sys.executable} -m tests.whole_hand_engines partner-no-crawl"
     with open_engine(command) as engine:
-        report = campaign_of(engine, 3000, max_findings=1)
+        assert engine.info is not None
+        # Whole games draw from a stream of their own: play_hand is asked the same questions.
+        targets = campaign.targets(engine.info)
+        report = campaign.run(
+            engine, targets, ["play_hand"], SEED, hands=3000, shrink_budget=SHRINK, max_findings=1
+        )
         assert report.findings, report.rules
         found = report.findings[0].disagreement
         assert (found.question.method, found.rule) == ("play_hand", "PLAY-CRAWL")
