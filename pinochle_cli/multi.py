@@ -19,7 +19,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path, PurePath
 
 from specdata.files import write_atomic
@@ -78,14 +78,24 @@ def take_options(
     arguments."""
     found: dict[str, list[str]] = {name: [] for name in names}
     rest: list[str] = []
+    for name, value in each_option(args, names):
+        if name is None:
+            rest.append(value)
+        else:
+            found[name].append(value)
+    return found, rest
+
+
+def each_option(args: Sequence[str], names: Sequence[str]) -> Iterator[tuple[str | None, str]]:
+    """``args`` in order: each of the options ``names`` (``--name X`` or ``--name=X``) as its
+    name and value, every other argument as None and itself."""
     items = iter(args)
     for arg in items:
         name = next((n for n in names if arg == n or arg.startswith(f"{n}=")), None)
         if name is None:
-            rest.append(arg)
+            yield None, arg
         else:
-            found[name].append(arg.split("=", 1)[1] if "=" in arg else next(items, ""))
-    return found, rest
+            yield name, arg.split("=", 1)[1] if "=" in arg else next(items, "")
 
 
 def run_engines(engines: Sequence[str | None], pytest_args: Sequence[str], out: Path) -> int:
@@ -244,15 +254,12 @@ def per_engine(args: Sequence[str], several: bool, stem: str) -> list[str]:
     if not several:
         return list(args)
     out: list[str] = []
-    items = iter(args)
-    for arg in items:
-        name = next((o for o in PER_ENGINE_OUTPUTS if arg == o or arg.startswith(f"{o}=")), None)
+    for name, value in each_option(args, PER_ENGINE_OUTPUTS):
         if name is None:
-            out.append(arg)
-            continue
-        value = arg.split("=", 1)[1] if "=" in arg else next(items, "")
-        path = Path(value)
-        out += [name, str(path.with_name(f"{path.stem}.{stem}{path.suffix}"))]
+            out.append(value)
+        else:
+            path = Path(value)
+            out += [name, str(path.with_name(f"{path.stem}.{stem}{path.suffix}"))]
     return out
 
 
