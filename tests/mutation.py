@@ -3,7 +3,8 @@
 Runs mutmut (configured in ``setup.cfg``) and prints each module's score; a surviving mutant that
 docs/mutation.md does not judge equivalent is a gap, and the exit status is 1 while one remains.
 A judged survivor whose row names unit tests (`` `tests/test_x.py::test_y` ``) is run against
-them in mutmut's copy; they must fail under it, or it is a gap too.
+them in mutmut's copy; they must fail under it, or it is a gap too. A judged name the run killed
+or no longer made (code changes renumber mutants) is stale, and fails the run as well.
 
     python tests/mutation.py                      # every rule module (several minutes)
     python tests/mutation.py meld tricks          # some modules only
@@ -88,8 +89,21 @@ def killed_by(name: str, tests: list[str]) -> bool:
     return done.returncode == 1  # failed; 2 to 5 (a collection error, no test) kill nothing
 
 
+def stale(found: dict[str, dict[str, str]], modules: list[str]) -> list[str]:
+    """Judged names of these modules that the last run killed or no longer made (renumbered):
+    the page would argue about a mutant that is not a survivor."""
+    names = []
+    for name in sorted(judged()):
+        module = name.split(".")[1]
+        statuses = found.get(module, {}) if module in modules else {}
+        if statuses and statuses.get(name) in (None, "killed", "timeout"):
+            names.append(name)
+    return names
+
+
 def report(found: dict[str, dict[str, str]], modules: list[str]) -> int:
-    """Print the score per module and the unjudged survivors; 1 if there is one."""
+    """Print the score per module, the unjudged survivors and the judged names that are not
+    survivors; 1 if there is one."""
     known = judged()
     gaps: list[str] = []
     print("| module | mutants | killed | timeout | survived | judged | not reached | score |")
@@ -115,7 +129,11 @@ def report(found: dict[str, dict[str, str]], modules: list[str]) -> int:
         if name in survivors and not killed_by(name, tests):
             missed += 1
             print(f"judged as killed by {' '.join(tests)}, which pass under it: {name}")
-    return 1 if gaps or missed else 0
+    old = stale(found, modules)
+    for name in old:
+        status = found[name.split(".")[1]].get(name, "no such mutant")
+        print(f"judged in docs/mutation.md but {status} in the last run: {name}")
+    return 1 if gaps or missed or old else 0
 
 
 def main(argv: list[str] | None = None) -> int:
