@@ -14,15 +14,17 @@ the request, or one the variant lacks, is never charged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from specdata import RULE_ID
 
-from . import wording
+from . import methods, wording
 from .compare import TotalsOnly, compare_at
 from .diagnosis import KEPT, Charge, applies, charge_case, precedes
+from .methods import Shape
 from .verdicts import Where
 
 Decision = Mapping[str, Any]
@@ -105,9 +107,10 @@ def charge(
     of the params sent); where the trace places nothing, ``diagnosis.charge_case``."""
     variant = str(params.get("variant") or "")
     found: _Found | None = None
-    if decisions:
+    finder = FINDERS[methods.method(method).shape]
+    if decisions and finder is not None:
         try:
-            found = _divergence(method, params, expect, answer, decisions)
+            found = finder(method, params, expect, answer, decisions)
         except (KeyError, TypeError, ValueError, IndexError):  # an answer of an unforeseen shape
             found = None
     if found is None:
@@ -127,31 +130,44 @@ def charge(
     )
 
 
-def _divergence(
+Finder = Callable[
+    [str, Mapping[str, Any], Mapping[str, Any], Mapping[str, Any], Sequence[Decision]],
+    _Found | None,
+]
+"""Where a failed answer of one shape first differs, walking the reference's trace: from the
+method, the params, the expectation, the answer and the trace."""
+
+
+def _played(
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    decisions: Sequence[Decision],
+    totals: bool = False,
+) -> _Found | None:
+    actions = [str(a) for a in params.get("actions") or params.get("plays") or []]
+    return _hand(method, expect, answer, decisions, actions, None, totals)
+
+
+def _winner(
     method: str,
     params: Mapping[str, Any],
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
     decisions: Sequence[Decision],
 ) -> _Found | None:
-    if method in ("play_hand", "play_tricks"):
-        actions = [str(a) for a in params.get("actions") or params.get("plays") or []]
-        return _hand(method, expect, answer, decisions, actions, None)
-    if method == "play_game":
-        return _game(params, expect, answer, decisions)
-    if method == "auction":
-        return _auction(expect, answer, decisions, params)
-    if method == "legal_plays":
-        return _legal_plays(params, expect, answer, decisions)
-    if method == "trick_winner":
-        return _one(method, "winner", expect, answer, decisions[0])
-    if method == "card_points":
-        return _card_points(expect, answer, decisions)
-    if method == "score_hand":
-        return _scoring(method, expect, answer, decisions, None)
-    if method == "meld":
-        return _meld(expect, answer, decisions)
-    return None
+    return _one(method, "winner", expect, answer, decisions[0])
+
+
+def _score(
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    decisions: Sequence[Decision],
+) -> _Found | None:
+    return _scoring(method, expect, answer, decisions, None)
 
 
 def _same(method: str, key: str, want: object, got: object) -> bool:
@@ -171,6 +187,7 @@ def _one(
 
 
 def _legal_plays(
+    method: str,
     params: Mapping[str, Any],
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
@@ -199,7 +216,11 @@ def _legal_plays(
 
 
 def _card_points(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], decisions: Sequence[Decision]
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    decisions: Sequence[Decision],
 ) -> _Found | None:
     want, got = expect.get("points"), answer.get("points")
     if "points" not in expect or _same("card_points", "points", want, got):
@@ -210,7 +231,11 @@ def _card_points(
 
 
 def _meld(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], decisions: Sequence[Decision]
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    decisions: Sequence[Decision],
 ) -> _Found | None:
     """A meld reported as totals only: the items the reference found (and the meld it keeps
     from counting) share the charge; which one it is, the passing answers decide (diagnosis).
@@ -301,10 +326,11 @@ def _unplaced_points(decisions: Sequence[Decision], want: object, got: object) -
 
 
 def _auction(
+    method: str,
+    params: Mapping[str, Any],
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
     decisions: Sequence[Decision],
-    params: Mapping[str, Any],
 ) -> _Found | None:
     calls = list(params.get("calls") or [])
     want = _expected_refusal(expect, "violation", decisions)
@@ -314,7 +340,8 @@ def _auction(
     for d in decisions:
         if d["point"] != "call":
             continue
-        found = _action_verdict("auction", d, want, got, turns, _call_text(calls, d["index"]))
+        shown = _call_text(calls, d["index"])
+        found = _action_verdict("auction", "call", d, want, got, turns, shown)
         if found is not None:
             return found
         if want[0] == d["index"] or got[0] == d["index"]:
@@ -366,6 +393,7 @@ def _refusal(value: object) -> tuple[int | None, str]:
 
 def _action_verdict(
     method: str,
+    field: str,
     d: Decision,
     want: tuple[int | None, str],
     got: tuple[int | None, str],
@@ -377,8 +405,7 @@ def _action_verdict(
     another rule. An engine refusing an action the rules allow is charged to the rule that
     allows it (its turn's rule when it claims the turn is another seat's), then its own."""
     i = d["index"]
-    point = "call" if method == "auction" else "action"
-    where = Where(method, str(d["point"]), point, hand, i, d.get("seat"), shown=shown)
+    where = Where(method, str(d["point"]), field, hand, i, d.get("seat"), shown=shown)
     engine_refused, expected_refused = got[0] == i, want[0] == i
     if engine_refused and not expected_refused:
         said = got[1]
@@ -431,8 +458,10 @@ def _hand(
     decisions: Sequence[Decision],
     actions: Sequence[str],
     hand: int | None,
+    totals: bool = False,
 ) -> _Found | None:
-    """The first point of a hand (or of its last tricks) where the answers part."""
+    """The first point of a hand (or of its last tricks) where the answers part (``totals``:
+    and then the tricks' totals, for the last tricks of a hand, which end in no scoring)."""
     want = _expected_refusal(expect, "first_illegal", decisions)
     got = _refusal(answer.get("first_illegal"))
     # A call of a whole hand refused as out of turn (or as a passed seat's): the seats called
@@ -445,7 +474,7 @@ def _hand(
         if point in ACTION_POINTS and d.get("index") is not None:
             i = int(d["index"])
             text = actions[i] if i < len(actions) else ""
-            found = _action_verdict(method, d, want, got, first_turn, text, hand)
+            found = _action_verdict(method, "action", d, want, got, first_turn, text, hand)
             if found is not None:
                 return found
             if i in (want[0], got[0]):
@@ -473,7 +502,7 @@ def _hand(
             if found is not None:
                 return found
             return _scoring(method, expect, answer, decisions, hand)
-    if method == "play_tricks":
+    if totals:
         return _totals(method, expect, answer, decisions, hand)
     return None
 
@@ -630,6 +659,7 @@ def _gap(want: object, got: object) -> int | None:
 
 
 def _game(
+    method: str,
     params: Mapping[str, Any],
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
@@ -680,3 +710,19 @@ def _in_hand(refused: object, k: int) -> object:
     ):
         return {"index": refused["index"], "rule": refused.get("rule")}
     return None
+
+
+FINDERS: dict[Shape, Finder | None] = {
+    "one": None,
+    "meld": _meld,
+    "legal_plays": _legal_plays,
+    "winner": _winner,
+    "points": _card_points,
+    "auction": _auction,
+    "score": _score,
+    "tricks": partial(_played, totals=True),
+    "hand": _played,
+    "game": _game,
+}
+"""Where ``charge`` places a failure of each shape (``methods.Shape``) in the reference's trace;
+None: the trace places nothing and ``diagnosis.charge_case`` charges it."""
