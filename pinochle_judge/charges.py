@@ -197,7 +197,7 @@ def _legal_plays(
     suit while the hand holds the suit led breaks PLAY-FOLLOW (void, a non-trump while holding
     trumps: PLAY-TRUMP-VOID) whatever else applied."""
     want, got = expect.get("cards"), answer.get("cards")
-    if "cards" not in expect or _same("legal_plays", "cards", want, got):
+    if "cards" not in expect or _same(method, "cards", want, got):
         return None
     d = decisions[0]
     rules = rules_of(d)
@@ -212,7 +212,7 @@ def _legal_plays(
         elif not holds_led and holds_trump and any(str(c)[-1] != trump for c in extra):
             rules = ("PLAY-TRUMP-VOID", *rules)
     shown = wording.charge_differs(want, got)
-    return _Found(rules, Where("legal_plays", "legal_plays", "cards"), shown)
+    return _Found(rules, Where(method, "legal_plays", "cards"), shown)
 
 
 def _card_points(
@@ -223,10 +223,10 @@ def _card_points(
     decisions: Sequence[Decision],
 ) -> _Found | None:
     want, got = expect.get("points"), answer.get("points")
-    if "points" not in expect or _same("card_points", "points", want, got):
+    if "points" not in expect or _same(method, "points", want, got):
         return None
     rules = _points_rules(decisions, want, got)
-    where = Where("card_points", "card_points", "points")
+    where = Where(method, "card_points", "points")
     return _Found(rules, where, wording.charge_differs(want, got))
 
 
@@ -250,7 +250,7 @@ def _meld(
         return None
     rules = _meld_rules(decisions, worth, got.total)
     shown = wording.charge_melds_worth(worth, got.total)
-    return _Found(rules, Where("meld", "meld", "total"), shown, ambiguous=True)
+    return _Found(rules, Where(method, "meld", "total"), shown, ambiguous=True)
 
 
 def _meld_rules(decisions: Iterable[Decision], want: object, got: object) -> tuple[str, ...]:
@@ -341,7 +341,7 @@ def _auction(
         if d["point"] != "call":
             continue
         shown = _call_text(calls, d["index"])
-        found = _action_verdict("auction", "call", d, want, got, turns, shown)
+        found = _action_verdict(method, "call", d, want, got, turns, shown)
         if found is not None:
             return found
         if want[0] == d["index"] or got[0] == d["index"]:
@@ -353,9 +353,9 @@ def _auction(
         if point == "turn" and d is not last_turn:
             continue  # next_seat is the seat to call after the calls judged
         for key in keys:
-            if key in expect and not _same("auction", key, expect[key], answer.get(key)):
+            if key in expect and not _same(method, key, expect[key], answer.get(key)):
                 shown = wording.charge_differs(expect[key], answer.get(key), quoted=True)
-                return _Found(rules_of(d), Where("auction", point, key), shown)
+                return _Found(rules_of(d), Where(method, point, key), shown)
     return None
 
 
@@ -680,24 +680,24 @@ def _game(
         dealer = next((d for d in mine if d["point"] == "dealer"), None)
         if dealer is not None and "dealer" in want and got and want["dealer"] != got.get("dealer"):
             shown = wording.charge_dealer(want["dealer"], got.get("dealer"))
-            return _Found(rules_of(dealer), Where("play_game", "dealer", "dealer", hand=k), shown)
+            return _Found(rules_of(dealer), Where(method, "dealer", "dealer", hand=k), shown)
         want_h = dict(want)
         if "first_illegal" in expect:
             want_h["first_illegal"] = _in_hand(expect["first_illegal"], k)
         got_h = {**got, "first_illegal": _in_hand(answer.get("first_illegal"), k)}
         actions = [str(a) for a in lists[k]] if k < len(lists) else []
-        found = _hand("play_game", want_h, got_h, mine, actions, k)
+        found = _hand(method, want_h, got_h, mine, actions, k)
         if found is not None:
             return found
     want_refused, got_refused = expect.get("first_illegal"), answer.get("first_illegal")
     refused = [d for d in decisions if d["point"] == "refused" and d.get("index") is None]
     if refused and "first_illegal" in expect and _refusal(want_refused) != _refusal(got_refused):
         d = refused[-1]
-        where = Where("play_game", "refused", "first_illegal", hand=d.get("hand"))
+        where = Where(method, "refused", "first_illegal", hand=d.get("hand"))
         return _Found(rules_of(d), where, wording.charge_differs(want_refused, got_refused))
     if played:
         last = [d for d in decisions if d.get("hand") == played[-1]]
-        return _scoring("play_game", expect, answer, last, None)
+        return _scoring(method, expect, answer, last, None)
     return None
 
 

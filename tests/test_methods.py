@@ -11,7 +11,7 @@ from typing import get_args
 
 import pytest
 
-from pinochle_adapters import protocol
+from pinochle_adapters import protocol, reference
 from pinochle_adapters.reference import ReferenceEngine
 from pinochle_fuzz import campaign, oracle, properties, questions
 from pinochle_judge import capabilities, charges, compare, diagnosis, methods, rebase
@@ -115,6 +115,15 @@ def test_the_reference_server_answers_it(record: methods.Method) -> None:
     handler = getattr(ReferenceEngine, record.handler, None)
     assert callable(handler), f"{record.name}: ReferenceEngine has no {record.handler}"
     assert record.name in ReferenceEngine.methods, f"{record.name}: not declared by the reference"
+    assert record.name in reference.TRACERS, (
+        f"{record.name}: no entry in pinochle_adapters/reference.py TRACERS (its trace)"
+    )
+
+
+def test_the_reference_traces_only_the_rules_methods() -> None:
+    assert set(reference.TRACERS) == set(RULE_METHODS)
+    with pytest.raises(ValueError, match="trump_suits"):
+        reference.decisions("trump_suits", {})
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.name)
