@@ -4,10 +4,13 @@ a method in one place, each piece named.
 A record gives the method's params and result schemas, how the fields of its answer compare
 (``compare``), which rules decide each field (``blame``), the area a generated table of it is
 filed under, how the fuzzer asks it (its generator in ``pinochle_fuzz.questions`` and its place
-in a round, or not fuzzed) and the reference server's handler. The comparison, the blame table,
-the fuzzer and the docs' method tables take what they need from here; ``tests/test_methods.py``
-fails naming the piece a method lacks, and a lookup of a method or field no record knows raises
-``UnknownMethod`` or ``UnknownField`` instead of falling back to a default.
+in a round, or not fuzzed), the reference server's handler, the shape of its answer (how the
+charging, the diagnosis, a re-based case's stop point, the capabilities' translation and the
+fuzzer's blame walk it: ``Shape``) and what the house's options move in its cases (``Rebase``).
+The comparison, the blame table, those walks, the fuzzer and the docs' method tables take what
+they need from here; ``tests/test_methods.py`` fails naming the piece a method lacks, and a
+lookup of a method or field no record knows raises ``UnknownMethod`` or ``UnknownField``
+instead of falling back to a default.
 
 Pure data: this module imports nothing of the suite but the shared vocabulary.
 """
