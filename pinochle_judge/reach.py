@@ -19,7 +19,7 @@ from typing import Any
 from specdata import option_defaults
 from specdata.house import rules_off
 
-from .rebase import WHOLE_HANDS
+from .methods import WHOLE_HANDS
 
 
 @dataclass(frozen=True)
