@@ -251,6 +251,16 @@ class Reporter:
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Flag an engine fault as an error; show a scenario's fault without step frames."""
         report = yield
+        made = self._made(item, call, report)
+        if report.when == "teardown" and SITUATION_KEY in item.stash:
+            # Reported in full: let go of the scenario's situation (its requests and answers)
+            # as pytest lets go of fixture values, so a run keeps none of them.
+            del item.stash[SITUATION_KEY]
+        return made
+
+    def _made(
+        self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
+    ) -> pytest.TestReport:
         if is_suite_item(item) and (report.when == "call" or report.skipped):
             report.user_properties.append((DETAIL_PROPERTY, json.dumps(_details(item))))
             if isinstance(item, CaseItem) and item.reach is not None:

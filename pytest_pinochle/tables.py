@@ -107,11 +107,11 @@ class CaseItem(pytest.Item):
             self.add_marker(_negative())
 
     def teardown(self) -> None:
-        """Let go of the answer, plan and expectation once the call is reported (as pytest drops
-        a test function's fixture values): a run keeps none of its cases' answers, so the garbage
-        collector's walks do not grow with the suite. The line sent is kept for a teardown
-        error's report."""
-        self.answer = self.plan = self.modelled = None
+        """Let go of the answer, plan, expectation and reach once the call is reported (as
+        pytest drops a test function's fixture values): a run keeps none of its cases' answers,
+        so the garbage collector's walks do not grow with the suite. The line sent is kept for a
+        teardown error's report."""
+        self.answer = self.plan = self.modelled = self.reach = None
 
     def runtest(self) -> None:
         engine = state_of(self.config).engine()
