@@ -115,8 +115,9 @@ def likely_rules(
             earlier = _earlier(question, expect, got)
             if earlier is None:
                 return (refused,)
-            if earlier.at.startswith("seat "):
-                return _seat_meld_rules(question, int(earlier.at.split()[1]), expect, got)
+            seat = _meld_seat_of(earlier)
+            if seat is not None:
+                return _seat_meld_rules(question, seat, expect, got)
             return earlier.rules
         deferred = deferred or refused
     if deferred and shape != "hand":
@@ -156,8 +157,9 @@ def _hand_rules(
     found = hand_divergence(expect, got)
     if found is None:
         return ()
-    if found.at.startswith("seat ") and found.at.endswith(" meld"):
-        return _seat_meld_rules(question, int(found.at.split()[1]), expect, got)
+    seat = _meld_seat_of(found)
+    if seat is not None:
+        return _seat_meld_rules(question, seat, expect, got)
     return found.rules
 
 
@@ -226,8 +228,13 @@ concerns."""
 
 _AFTER_MELD = ("play ", "play-on", "throw-in")
 """Actions of a hand made once meld is shown: the state they are judged in includes it."""
-_BEFORE_PLAY = ("bidder", "contract", "trump", "aces around", "team meld")
-"""Where a hand can first differ before its meld is shown (and seat melds, ``seat N meld``)."""
+_BEFORE_PLAY = ("bidder", "contract", "trump", "aces_around", "team_meld", "meld")
+"""The fields of a hand decided by the time its meld is shown (a seat's meld included)."""
+
+
+def _meld_seat_of(found: Blame) -> int | None:
+    """The seat whose meld total a hand's divergence is (``Blame.where``), or None."""
+    return found.where.seat if found.where.field == "meld" else None
 
 
 def _earlier(question: Question, expect: Mapping[str, Any], got: Mapping[str, Any]) -> Blame | None:
@@ -242,17 +249,17 @@ def _earlier(question: Question, expect: Mapping[str, Any], got: Mapping[str, An
         return None
     at = int(first)
     found = hand_divergence(expect, got)
-    if found is not None and (found.at in _BEFORE_PLAY or found.at.endswith(" meld")):
+    if found is not None and found.where.field in _BEFORE_PLAY:
         return found if actions[at].startswith(_AFTER_MELD) else None
     want, have = expect.get("tricks"), got.get("tricks")
     if not isinstance(want, list) or not isinstance(have, list):
         return None
     common = min(len(want), len(have))
     found = trick_divergence({"tricks": want[:common]}, {"tricks": have[:common]})
-    if found is None:
+    if found is None or found.where.trick is None:
         return None
     plays = [i for i, a in enumerate(actions) if a.startswith("play ")]
-    last = 4 * int(found.at.split()[1]) - 1  # the trick's last card, counted among the plays
+    last = 4 * found.where.trick + 3  # the trick's last card, counted among the plays
     return found if last < len(plays) and plays[last] < at else None
 
 
@@ -266,9 +273,7 @@ def meld_seat(question: Question, expect: Mapping[str, Any], actual: Any) -> int
         if refused is not None and not same_action and _earlier(question, expect, actual) is None:
             return None
     found = hand_divergence(expect, actual)
-    if found is None or not (found.at.startswith("seat ") and found.at.endswith(" meld")):
-        return None
-    return int(found.at.split()[1])
+    return None if found is None else _meld_seat_of(found)
 
 
 def seat_meld_question(question: Question, seat: int) -> Question | None:

@@ -19,6 +19,7 @@ from specdata.vocabulary import MELD_RULES
 from . import methods, wording
 from .methods import HAND_FIELDS as HAND_FIELDS
 from .methods import FieldBlame
+from .verdicts import Where
 
 MELD_ITEM_RULE = {**MELD_RULES, "tens_around": "MELD-TENS-AROUND"}
 """The rule that decides each meld item of the protocol (``specdata.vocabulary``), and the rule
@@ -49,13 +50,33 @@ def field_blame(method: str, name: str) -> FieldBlame:
     return methods.method(method).field(name)
 
 
+HAND = "play_hand"
+"""The method whose answer a hand's fields are (``Blame.where``), in a game's hands too."""
+
+
 @dataclass(frozen=True)
 class Blame:
-    """Where an answer first differs and the rules charged for it, likeliest first."""
+    """Where an answer first differs (as data) and the rules charged for it, likeliest first."""
 
-    at: str
+    where: Where
+    """The hand's field, with its seat (a seat's meld) or trick (0-based) where it has one."""
     rules: tuple[str, ...]
     detail: str = ""
+
+    @property
+    def at(self) -> str:
+        """The place in words (``seat 2 meld``, ``trick 3 winner``): shown, never read back."""
+        return wording.blame_at(self.where)
+
+
+def _field(key: str, seat: int | None = None) -> Where:
+    """The place of field ``key`` of a hand (``seat``: a seat's meld)."""
+    return Where(HAND, key, key, seat=seat)
+
+
+def _trick(number: int, part: str) -> Where:
+    """The place of one part (``leader``, ``cards``, ``winner``) of trick ``number`` (1-based)."""
+    return Where(HAND, f"trick {part}", part, trick=number - 1)
 
 
 def trick_rules(trick: Mapping[str, Any]) -> tuple[str, ...]:
@@ -134,14 +155,16 @@ def hand_divergence(
             if differs("outcome") and no_marriage:
                 want, got = expect["outcome"], answer.get("outcome")
                 return Blame(
-                    "outcome", outcome_rules(want, got, own), wording.charge_differs(want, got)
+                    _field("outcome"),
+                    outcome_rules(want, got, own),
+                    wording.charge_differs(want, got),
                 )
             want, got = expect.get("meld"), answer.get("meld")
             if isinstance(want, list) and isinstance(got, list):
                 for seat, (w, g) in enumerate(zip(want, got, strict=False)):
                     if w != g:
                         return Blame(
-                            f"seat {seat} meld", blame("meld"), wording.charge_differs(w, g)
+                            _field("meld", seat=seat), blame("meld"), wording.charge_differs(w, g)
                         )
             continue
         if key == "tricks":
@@ -152,14 +175,14 @@ def hand_divergence(
         if not differs(key):
             continue
         if key == "outcome":
-            return Blame(key, outcome_rules(expect[key], answer.get(key), own), shown(key))
+            return Blame(_field(key), outcome_rules(expect[key], answer.get(key), own), shown(key))
         if key == "card_points" and isinstance(expect[key], list):
-            return Blame("card points", points_rules(expect[key], answer.get(key)), shown(key))
+            return Blame(_field(key), points_rules(expect[key], answer.get(key)), shown(key))
         if key in ("delta", "scores") and _set(expect):
             # The bidders lost their contract: the set decides their score first.
             set_first = ("SCORE-SET", *blame(key))
-            return Blame(key, tuple(dict.fromkeys(set_first)), shown(key))
-        return Blame(key.replace("_", " "), blame(key), shown(key))
+            return Blame(_field(key), tuple(dict.fromkeys(set_first)), shown(key))
+        return Blame(_field(key), blame(key), shown(key))
     return None
 
 
@@ -181,7 +204,7 @@ def trick_divergence(
             # None expected (no trick is played) against some tricks: the case's own rule.
             rules = (*own[:1], *HAND_FIELDS["tricks"].rules)
             return Blame(
-                "tricks", tuple(dict.fromkeys(rules)), wording.charge_expected(want_tricks)
+                _field("tricks"), tuple(dict.fromkeys(rules)), wording.charge_expected(want_tricks)
             )
         return None
     got_tricks = answer.get("tricks")
@@ -191,13 +214,13 @@ def trick_divergence(
         got = got if isinstance(got, Mapping) else {}
         if want.get("leader") != got.get("leader"):
             rules = ("PLAY-LEAD",) if number == 1 else HAND_FIELDS["trick leader"].rules
-            return Blame(f"trick {number} leader", rules, wording.charge_leader(want.get("leader")))
+            return Blame(_trick(number, "leader"), rules, wording.charge_leader(want.get("leader")))
         if want.get("cards") != got.get("cards"):
             rules = HAND_FIELDS["trick cards"].rules
-            return Blame(f"trick {number} cards", rules, wording.charge_engine(got.get("cards")))
+            return Blame(_trick(number, "cards"), rules, wording.charge_engine(got.get("cards")))
         if want.get("winner") != got.get("winner"):
             return Blame(
-                f"trick {number} winner",
+                _trick(number, "winner"),
                 trick_rules(want),
                 wording.charge_trick_winner(
                     want.get("cards") or [], want.get("winner"), got.get("winner")
@@ -205,7 +228,7 @@ def trick_divergence(
             )
     if len(got_list) > len(want_tricks):
         return Blame(
-            "tricks", HAND_FIELDS["tricks"].rules, wording.charge_trick_count(len(got_list))
+            _field("tricks"), HAND_FIELDS["tricks"].rules, wording.charge_trick_count(len(got_list))
         )
     return None
 

@@ -485,6 +485,16 @@ def charge_at(where: Where) -> str:
     return f"hand {where.hand + 1} {text}" if where.hand is not None else text
 
 
+def blame_at(where: Where) -> str:
+    """Where a hand first differs (``blame.Blame``), in words: ``seat 2 meld``, ``trick 3
+    winner`` (1-based), else the field (``card points``, ``team meld``)."""
+    if where.trick is not None:
+        return f"trick {where.trick + 1} {where.field}"
+    if where.seat is not None:
+        return f"seat {where.seat} {where.field}"
+    return where.field.replace("_", " ")
+
+
 def charge_refused(said: str) -> str:
     """An action the rules allow, refused by the engine."""
     return f"refused by the engine under {said or 'no rule'}"
