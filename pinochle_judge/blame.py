@@ -50,7 +50,7 @@ def field_blame(method: str, name: str) -> FieldBlame:
     return methods.method(method).field(name)
 
 
-HAND = "play_hand"
+HAND_METHOD = "play_hand"
 """The method whose answer a hand's fields are (``Blame.where``), in a game's hands too."""
 
 
@@ -71,12 +71,12 @@ class Blame:
 
 def _field(key: str, seat: int | None = None) -> Where:
     """The place of field ``key`` of a hand (``seat``: a seat's meld)."""
-    return Where(HAND, key, key, seat=seat)
+    return Where(HAND_METHOD, key, key, seat=seat)
 
 
 def _trick(number: int, part: str) -> Where:
     """The place of one part (``leader``, ``cards``, ``winner``) of trick ``number`` (1-based)."""
-    return Where(HAND, f"trick {part}", part, trick=number - 1)
+    return Where(HAND_METHOD, f"trick {part}", part, trick=number - 1)
 
 
 def trick_rules(trick: Mapping[str, Any]) -> tuple[str, ...]:

@@ -3,12 +3,18 @@ answer, is charged to the rule that decides it; a hand's first divergence is fou
 
 from __future__ import annotations
 
+import random
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from pinochle_fuzz.oracle import differences, expectation, likely_rules, meld_seat, played_answer
+from pinochle_fuzz.questions import Question, play_hand_question
+from pinochle_judge import wording
 from pinochle_judge.blame import (
     HAND_FIELDS,
+    HAND_METHOD,
     HAND_ORDER,
     field_blame,
     hand_divergence,
@@ -19,6 +25,8 @@ from pinochle_judge.blame import (
     trick_rules,
 )
 from pinochle_judge.methods import UnknownField, UnknownMethod
+from pinochle_judge.verdicts import Where
+from reference_engine.variants import load_rules
 
 HAND: dict[str, Any] = {
     "bidder": 1,
@@ -180,3 +188,85 @@ def test_a_follow_refused_in_a_trumped_trick_is_placed_at_the_trumped_trick_rule
     # The trick is counted from the last complete one: four plays close a trick.
     later = [*head, "play Ac", "play Kc", "play Qc", "play Jc", "play As", "seat 3: play Jh"]
     assert follows_a_trumped_trick([*later, "play Ks"], len(later))
+
+
+# --- the place, as data ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", [k for k in HAND_ORDER if k not in ("meld", "tricks")])
+def test_each_field_of_a_hand_is_placed_as_data(key: str) -> None:
+    value = HAND[key]
+    other = [*value, 1] if isinstance(value, list) else f"not {value}"
+    found = hand_divergence(HAND, changed(**{key: other}))
+    assert found is not None and found.where == Where(HAND_METHOD, key, key)
+
+
+def test_a_seat_meld_and_a_trick_are_placed_by_seat_and_trick() -> None:
+    found = hand_divergence(HAND, changed(meld=[20, 10, 40, 4]))
+    assert found is not None and found.where == Where(HAND_METHOD, "meld", "meld", seat=2)
+    tricks = [HAND["tricks"][0], {**HAND["tricks"][1], "winner": 3}]
+    found = hand_divergence(HAND, changed(tricks=tricks))
+    assert found is not None and found.where == Where(
+        HAND_METHOD, "trick winner", "winner", trick=1
+    )
+    found = hand_divergence(HAND, changed(tricks=[*HAND["tricks"], tricks[0]]))
+    assert found is not None and found.where == Where(HAND_METHOD, "tricks", "tricks")
+
+
+def _hands() -> Iterator[tuple[Question, dict[str, Any]]]:
+    """Whole single-deck hands the generator plays through their tricks (a few fixed seeds),
+    with the reference's answer."""
+    rules = load_rules("single-deck", {})
+    for seed in range(40):
+        choose = random.Random(seed).randrange
+        params, played, extra = play_hand_question(rules, choose)
+        answer = played_answer(played, extra)
+        tricks = answer.get("tricks")
+        if extra is None and isinstance(tricks, list) and len(tricks) >= 3 and answer["meld"]:
+            yield Question("play_hand", "single-deck", {}, params, answer), answer
+
+
+def _wrong_answers(question: Question, answer: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    """Engine answers leaving the hand at a seat's meld, a trick's winner, the contract, each
+    alone and with a play refused after it (the oracle then looks for the earlier divergence)."""
+    plays = [i for i, a in enumerate(question.input["actions"]) if "play " in a]
+    tricks = answer["tricks"]
+    late = {"index": plays[9], "rule": "PLAY-FOLLOW", "message": "no"}
+    early = {"index": plays[1], "rule": "PLAY-FOLLOW", "message": "no"}
+    wrong_meld = {**answer, "meld": [m + 10 * (s == 1) for s, m in enumerate(answer["meld"])]}
+    wrong_trick = {**answer, "tricks": [{**tricks[0], "winner": (tricks[0]["winner"] + 1) % 4}]}
+    wrong_trick["tricks"] += tricks[1:]
+    wrong_contract = {**answer, "contract": answer["contract"] + 10}
+    for wrong in (wrong_meld, wrong_trick, wrong_contract):
+        yield wrong
+        for refused in (late, early):
+            yield {**wrong, "legal": False, "first_illegal": refused}
+
+
+def _judged() -> list[tuple[tuple[str, ...], int | None]]:
+    found = []
+    for question, answer in _hands():
+        expect = expectation("play_hand", answer)
+        for got in _wrong_answers(question, answer):
+            mismatches = differences("play_hand", expect, got)
+            found.append(
+                (likely_rules(question, expect, got, mismatches), meld_seat(question, expect, got))
+            )
+    return found
+
+
+def _misleading(where: Where) -> str:
+    """Words naming another place than ``where``: a reader that parses them goes astray."""
+    return "trick 1 winner" if where.field == "meld" else "seat 3 meld"
+
+
+def test_the_oracle_reads_the_place_never_its_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    honest = _judged()
+    # Every reading is exercised: a seat's meld (alone and before a refused play), a trick
+    # (before a refused play, or not: the refusal's own rule), a field before play.
+    assert 1 in {seat for _rules, seat in honest}
+    assert {"AUCTION-END", "TRICK-WINNER", "PLAY-FOLLOW"} <= {rules[0] for rules, _ in honest}
+    monkeypatch.setattr(wording, "blame_at", _misleading)
+    found = hand_divergence(HAND, changed(meld=[0, 10, 30, 4]))
+    assert found is not None and found.at == "trick 1 winner"
+    assert _judged() == honest
