@@ -667,12 +667,19 @@ def ask_play_game(rules: Rules, choose: Choose) -> Input:
     passing clockwise and the scores carried over (from scores near the end of the game one time
     in four, below zero included), each played legally to its end, the last one possibly cut
     short, until a side wins or ``MAX_GAME_HANDS`` hands are played."""
+    return play_game_question(rules, choose)[0]
+
+
+def play_game_question(rules: Rules, choose: Choose) -> tuple[Input, list[HandState]]:
+    """``ask_play_game``'s input and the hands it played (the states the reference's answer is
+    read from, rather than replayed)."""
     dealer = choose(4)
     scores = (0, 0)
     if choose(4) == 3:
         scores = (game_score(rules, choose), below_zero(rules, choose) if choose(3) == 0 else 0)
     deals: list[list[list[str]]] = []
     lists: list[list[str]] = []
+    played: list[HandState] = []
     before = scores
     for k in range(1 + choose(MAX_GAME_HANDS)):
         hands = deal(shuffle(rules.deck_cards, choose), (dealer + k) % 4, rules.deal_packets)
@@ -687,10 +694,12 @@ def ask_play_game(rules: Rules, choose: Choose) -> Input:
             actions.append(text(action))
         deals.append([codes(sorted(h)) for h in hands])
         lists.append(actions)
+        played.append(state)
         if state.score is None or state.score.game_winner is not None:
             break
         before = state.score.scores
-    return {"dealer": dealer, "scores": list(scores), "hands": deals, "actions": lists}
+    given = {"dealer": dealer, "scores": list(scores), "hands": deals, "actions": lists}
+    return given, played
 
 
 WHOLE_HAND = "play_hand"
