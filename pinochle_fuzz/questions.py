@@ -49,7 +49,8 @@ from reference_engine.cards import (
 from reference_engine.errors import IllegalAction
 from reference_engine.hand import HandState, Phase
 from reference_engine.variants import Rules
-from specdata import house, load_variant
+from specdata import house
+from specdata.variants import rules_read
 
 from .choices import Choose
 
@@ -233,9 +234,7 @@ def game_score(rules: Rules, choose: Choose) -> int:
     unit = rules.auction.unit
     mark = rules.bid_to_win if how == 2 and rules.bid_to_win else rules.target
     score = max(mark - unit * choose(8) + (unit if how == 3 else 0), -mark)
-    if house.past_target_refusable(
-        rules.variant, load_variant(rules.variant).rules_under(rules.options)
-    ):
+    if house.past_target_refusable(rules.variant, rules_read(rules.variant, rules.options)):
         # The game would have ended (ERRATA-SCORE-HAND-INPUTS, item 5): only double-deck
         # sides under bid-to-win stand past the target (ERRATA-PAST-TARGET).
         score = min(score, rules.target - 1)
@@ -478,6 +477,17 @@ def score_outcomes(rules: Rules) -> list[str]:
 def contracts(rules: Rules, count: int = 40) -> list[int]:
     """The ``count`` smallest contracts the variant's auction can produce (on the bid steps,
     from the opening minimum up: ERRATA-SCORE-HAND-INPUTS, item 1)."""
+    key = (rules.variant, tuple(sorted(rules.options.items())), count)
+    if key not in _CONTRACTS:
+        _CONTRACTS[key] = tuple(_contracts(rules, count))
+    return list(_CONTRACTS[key])
+
+
+_CONTRACTS: dict[tuple[str, tuple[tuple[str, str], ...], int], tuple[int, ...]] = {}
+"""``contracts`` per variant and options (a score question asks them; the rules never change)."""
+
+
+def _contracts(rules: Rules, count: int) -> list[int]:
     a = rules.auction
     found: list[int] = []
     bid = a.minimum
