@@ -39,13 +39,29 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
 
 
+REPORT_RUNS_USERS = (
+    "tests/test_engine_paths.py",
+    "tests/test_outcomes_unchanged.py",
+    "tests/test_report_schema.py",
+    "tests/test_site.py",
+)
+"""The test modules using the runs of tests/report_runs.py: under xdist they go to one worker
+together, which makes those runs once (each worker would make its own)."""
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """Under xdist, a module goes whole to one worker (its child runs and session fixtures are
-    made once, not once per worker), in the order collected (heaviest first, above)."""
+    made once, not once per worker), in the order collected (heaviest first, above); the
+    modules sharing the report runs (``REPORT_RUNS_USERS``) go together, as one."""
     from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
 
+    class SharedRunsScheduling(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            scope: str = super()._split_scope(nodeid)
+            return "tests/report_runs.py" if scope in REPORT_RUNS_USERS else scope
+
     config.option.loadscopereorder = False
-    return LoadFileScheduling(config, log)
+    return SharedRunsScheduling(config, log)
 
 
 _PREFETCHED: set[Callable[[], None]] = set()
