@@ -7,7 +7,7 @@ pinochle_adapters.reference`` (or ``pinochle-reference-adapter``) serves it on s
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any, ClassVar, NotRequired, TypedDict, cast
 
@@ -590,62 +590,90 @@ def decisions(method: str, params: Params) -> list[dict[str, Any]]:
     and, where they apply, ``index``, ``seat``, ``team``, ``hand`` and ``also``.
 
     Asked only to charge a failure (never on the way to an answer); params are those sent to an
-    engine. Params the reference cannot read give no decisions (an empty list), never an error.
+    engine. Params the reference cannot read give no decisions (an empty list), never an error;
+    a method it does not know is a ``ValueError``.
     """
+    if method not in TRACERS:
+        raise ValueError(f"the reference traces no method {method!r}: {', '.join(TRACERS)}")
+    tracer = TRACERS[method]
     try:
-        found = _decisions(method, params)
+        found = [] if tracer is None else tracer(_rules(params), params)
     except (PinochleError, KeyError, TypeError, ValueError, IndexError):
         return []
     return [_decision_entry(d) for d in found]
 
 
-def _decisions(method: str, params: Params) -> list[trace.Decision]:
-    rules = _rules(params)
-    if method == "meld":
-        hand = cards.to_counts(cards.parse_cards(params["hand"]))
-        return trace.meld_items(hand, cards.suit_index(params["trump"]), rules)
-    if method == "legal_plays":
-        hand = cards.to_counts(cards.parse_cards(params["hand"]))
-        trick = cards.parse_cards(params["trick"])
-        return [trace.legal_plays(hand, trick, cards.suit_index(params["trump"]), rules)]
-    if method == "trick_winner":
-        return [
-            trace.trick_winner(
-                cards.parse_cards(params["trick"]), cards.suit_index(params["trump"])
-            )
-        ]
-    if method == "card_points":
-        won = cards.parse_cards(params["cards"])
-        return trace.card_points(won, rules, bool(params.get("last_trick")))
-    if method == "auction":
-        calls = [
-            (int(c["seat"]), None if c.get("pass") else int(c["bid"])) for c in params["calls"]
-        ]
-        return trace.auction_trace(rules, int(params["dealer"]), calls)[0]
-    if method == "score_hand":
-        return trace.score_hand(rules, *_score_figures(rules, params))
-    if method == "play_hand":
-        hands = [cards.to_counts(h) for h in cards.parse_hands(params["hands"])]
-        number = _check_hand_number(rules, params) or 1
-        state = HandState(rules, params["dealer"], hands, _pair(params["scores"]), number)
-        steps, seats = parse_claims(params["actions"])
-        return trace.hand_trace(state, steps, seats)
-    if method == "play_game":
-        claims = [parse_claims(steps) for steps in params["actions"]]
-        return trace.game_trace(
-            rules,
-            params["dealer"],
-            params["hands"],
-            [steps for steps, _ in claims],
-            _pair(params.get("scores") or (0, 0)),
-            [seats for _, seats in claims],
-        )
-    if method == "play_tricks":
-        hands = [cards.to_counts(h) for h in cards.parse_hands(params["hands"])]
-        plays = cards.parse_cards(params["plays"])
-        trump = cards.suit_index(params["trump"])
-        return trace.tricks_trace(rules, trump, params["leader"], hands, plays)
-    return []
+def _trace_meld(rules: Rules, params: Params) -> list[trace.Decision]:
+    hand = cards.to_counts(cards.parse_cards(params["hand"]))
+    return trace.meld_items(hand, cards.suit_index(params["trump"]), rules)
+
+
+def _trace_legal_plays(rules: Rules, params: Params) -> list[trace.Decision]:
+    hand = cards.to_counts(cards.parse_cards(params["hand"]))
+    trick = cards.parse_cards(params["trick"])
+    return [trace.legal_plays(hand, trick, cards.suit_index(params["trump"]), rules)]
+
+
+def _trace_trick_winner(rules: Rules, params: Params) -> list[trace.Decision]:
+    trick = cards.parse_cards(params["trick"])
+    return [trace.trick_winner(trick, cards.suit_index(params["trump"]))]
+
+
+def _trace_card_points(rules: Rules, params: Params) -> list[trace.Decision]:
+    won = cards.parse_cards(params["cards"])
+    return trace.card_points(won, rules, bool(params.get("last_trick")))
+
+
+def _trace_auction(rules: Rules, params: Params) -> list[trace.Decision]:
+    calls = [(int(c["seat"]), None if c.get("pass") else int(c["bid"])) for c in params["calls"]]
+    return trace.auction_trace(rules, int(params["dealer"]), calls)[0]
+
+
+def _trace_score_hand(rules: Rules, params: Params) -> list[trace.Decision]:
+    return trace.score_hand(rules, *_score_figures(rules, params))
+
+
+def _trace_play_hand(rules: Rules, params: Params) -> list[trace.Decision]:
+    hands = [cards.to_counts(h) for h in cards.parse_hands(params["hands"])]
+    number = _check_hand_number(rules, params) or 1
+    state = HandState(rules, params["dealer"], hands, _pair(params["scores"]), number)
+    steps, seats = parse_claims(params["actions"])
+    return trace.hand_trace(state, steps, seats)
+
+
+def _trace_play_game(rules: Rules, params: Params) -> list[trace.Decision]:
+    claims = [parse_claims(steps) for steps in params["actions"]]
+    return trace.game_trace(
+        rules,
+        params["dealer"],
+        params["hands"],
+        [steps for steps, _ in claims],
+        _pair(params.get("scores") or (0, 0)),
+        [seats for _, seats in claims],
+    )
+
+
+def _trace_play_tricks(rules: Rules, params: Params) -> list[trace.Decision]:
+    hands = [cards.to_counts(h) for h in cards.parse_hands(params["hands"])]
+    plays = cards.parse_cards(params["plays"])
+    trump = cards.suit_index(params["trump"])
+    return trace.tricks_trace(rules, trump, params["leader"], hands, plays)
+
+
+TRACERS: dict[str, Callable[[Rules, Params], list[trace.Decision]] | None] = {
+    "deal": None,
+    "meld": _trace_meld,
+    "legal_plays": _trace_legal_plays,
+    "trick_winner": _trace_trick_winner,
+    "card_points": _trace_card_points,
+    "auction": _trace_auction,
+    "score_hand": _trace_score_hand,
+    "play_hand": _trace_play_hand,
+    "play_game": _trace_play_game,
+    "play_tricks": _trace_play_tricks,
+}
+"""How the reference traces its answer to each rules method (``tests/test_methods.py`` checks
+there is an entry for each); None: a deal is decided by no point a charge walks."""
 
 
 def _decision_entry(d: trace.Decision) -> dict[str, Any]:

@@ -48,7 +48,7 @@ def _input(found: Disagreement) -> dict[str, Any]:
             given[name] = " ".join(given[name])
     hands = given.get("hands")
     if isinstance(hands, list):
-        if found.question.method == "play_game":  # a deal per hand
+        if methods.method(found.question.method).shape == "game":  # a deal per hand
             given["hands"] = [[" ".join(h) for h in deal] for deal in hands]
         else:
             given["hands"] = [" ".join(h) for h in hands]

@@ -7,10 +7,11 @@ Messages are not compared (the suite never compares them); meld entries keep the
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from pinochle_adapters.reference import FirstIllegal, ReferenceEngine, hand_answer
+from pinochle_judge import methods
 from pinochle_judge.blame import (
     HAND_FIELDS,
     TRUMPED_TRICK,
@@ -23,6 +24,7 @@ from pinochle_judge.blame import (
     trick_divergence,
 )
 from pinochle_judge.compare import MELD_KEYS, Mismatch, TotalsOnly, compare, meld_diff
+from pinochle_judge.methods import Shape
 from reference_engine.actions import Action, parse_claims
 from reference_engine.cards import (
     SUITS,
@@ -78,7 +80,7 @@ def expectation(method: str, answer: Mapping[str, Any]) -> dict[str, Any]:
         value = expect.get(key)
         if isinstance(value, dict):
             expect[key] = {k: v for k, v in value.items() if k != "message"}
-    if method == "meld":
+    if methods.method(method).shape == "meld":
         expect["melds"] = [{k: m[k] for k in MELD_KEYS if k in m} for m in answer["melds"]]
     return expect
 
@@ -103,10 +105,11 @@ def likely_rules(
     refusals of one action under different rules, the hand's earlier divergence if any)."""
     got: Mapping[str, Any] = actual if isinstance(actual, Mapping) else {}
     method, given = question.method, question.input
+    shape = methods.method(method).shape
     deferred: str | None = None
     for key in _RULED:
         refused, same_action = _refusal_rule(expect.get(key), got.get(key))
-        if method == "play_hand" and _engine_refused_a_trumped_follow(given, expect, got):
+        if shape == "hand" and _engine_refused_a_trumped_follow(given, expect, got):
             refused, same_action = TRUMPED_TRICK, False
         if refused is not None and not same_action:
             earlier = _earlier(question, expect, got)
@@ -116,33 +119,109 @@ def likely_rules(
                 return _seat_meld_rules(question, int(earlier.at.split()[1]), expect, got)
             return earlier.rules
         deferred = deferred or refused
-    if method == "play_hand":
-        found = hand_divergence(expect, got)
-        if found is None:
-            return (deferred,) if deferred else field_blame(method, "").rules
-        if found.at.startswith("seat ") and found.at.endswith(" meld"):
-            return _seat_meld_rules(question, int(found.at.split()[1]), expect, got)
-        return found.rules
-    if deferred:
+    if deferred and shape != "hand":
+        # Two refusals of one action under different rules; a whole hand's state may have
+        # left the expected one earlier (its first divergence, found below).
         return (deferred,)
-    if method == "meld":
-        melds = got.get("melds")
-        if isinstance(melds, TotalsOnly) and isinstance(melds.total, int):
-            items = expect.get("melds", [])
-            worth = total_rules(items, int(expect.get("total") or 0), melds.total)
-            return worth or field_blame(method, "").rules
-        diff = meld_diff(expect.get("melds", []), melds if isinstance(melds, list) else [])
-        ids = [m.get("id") for m in [*diff.missing, *diff.unexpected]]
-        return meld_rules(ids) or field_blame(method, "").rules
-    if method == "trick_winner":
-        trick = given["trick"]
-        return ("TRICK-IDENTICAL",) if len(set(trick)) < len(trick) else ("TRICK-WINNER",)
-    if method == "legal_plays":
-        return (_play_rule(question, expect, actual),)
-    if method == "card_points" and given.get("last_trick"):
-        return ("POINTS-LAST-TRICK",)
+    found = LIKELY[shape](question, expect, got, mismatches)
+    return found or ((deferred,) if deferred else field_blame(method, "").rules)
+
+
+Rules = tuple[str, ...]
+Answer = Mapping[str, Any]
+Likely = Callable[[Question, Answer, Answer, Sequence[Mismatch]], Rules]
+"""The rules a disagreement of one shape concerns, likeliest first, once no action is refused
+by one side only: from the question, the expectation, the engine's answer (an object) and the
+mismatches; () when nothing places it (the answer's own rules are charged)."""
+
+
+def _first_field(
+    question: Question,
+    expect: Mapping[str, Any],
+    got: Mapping[str, Any],
+    mismatches: Sequence[Mismatch],
+) -> Rules:
+    """The rules of the first field that differs (the method's record)."""
     first = mismatches[0].where if mismatches else ""
-    return field_blame(method, first.split(".")[0].split("[")[0]).rules
+    return field_blame(question.method, first.split(".")[0].split("[")[0]).rules
+
+
+def _hand_rules(
+    question: Question,
+    expect: Mapping[str, Any],
+    got: Mapping[str, Any],
+    mismatches: Sequence[Mismatch],
+) -> Rules:
+    """The first divergence of a whole hand, in play order (a seat's meld: which meld)."""
+    found = hand_divergence(expect, got)
+    if found is None:
+        return ()
+    if found.at.startswith("seat ") and found.at.endswith(" meld"):
+        return _seat_meld_rules(question, int(found.at.split()[1]), expect, got)
+    return found.rules
+
+
+def _meld_items_rules(
+    question: Question,
+    expect: Mapping[str, Any],
+    got: Mapping[str, Any],
+    mismatches: Sequence[Mismatch],
+) -> Rules:
+    """The meld items that differ, or reported as totals only, the items worth the difference."""
+    melds = got.get("melds")
+    if isinstance(melds, TotalsOnly) and isinstance(melds.total, int):
+        items = expect.get("melds", [])
+        return total_rules(items, int(expect.get("total") or 0), melds.total)
+    diff = meld_diff(expect.get("melds", []), melds if isinstance(melds, list) else [])
+    return meld_rules([m.get("id") for m in [*diff.missing, *diff.unexpected]])
+
+
+def _winner_rules(
+    question: Question,
+    expect: Mapping[str, Any],
+    got: Mapping[str, Any],
+    mismatches: Sequence[Mismatch],
+) -> Rules:
+    """A trick with twin cards: which of them wins."""
+    trick = question.input["trick"]
+    return ("TRICK-IDENTICAL",) if len(set(trick)) < len(trick) else ("TRICK-WINNER",)
+
+
+def _legal_plays_rules(
+    question: Question,
+    expect: Mapping[str, Any],
+    got: Mapping[str, Any],
+    mismatches: Sequence[Mismatch],
+) -> Rules:
+    return (_play_rule(question, expect, got),)
+
+
+def _points_rules(
+    question: Question,
+    expect: Mapping[str, Any],
+    got: Mapping[str, Any],
+    mismatches: Sequence[Mismatch],
+) -> Rules:
+    """Card points with the last trick's bonus asked: the bonus."""
+    if question.input.get("last_trick"):
+        return ("POINTS-LAST-TRICK",)
+    return _first_field(question, expect, got, mismatches)
+
+
+LIKELY: dict[Shape, Likely] = {
+    "one": _first_field,
+    "meld": _meld_items_rules,
+    "legal_plays": _legal_plays_rules,
+    "winner": _winner_rules,
+    "points": _points_rules,
+    "auction": _first_field,
+    "score": _first_field,
+    "tricks": _first_field,
+    "hand": _hand_rules,
+    "game": _first_field,
+}
+"""How ``likely_rules`` finds the rules a disagreement of each shape (``methods.Shape``)
+concerns."""
 
 
 _AFTER_MELD = ("play ", "play-on", "throw-in")
@@ -155,7 +234,7 @@ def _earlier(question: Question, expect: Mapping[str, Any], got: Mapping[str, An
     """Where a whole hand's state already differs before the first action refused by one side
     only: the auction, trump or meld before an action made after meld, or a trick both sides
     completed before it. The refusal follows from that earlier divergence, charged instead."""
-    if question.method != "play_hand":
+    if methods.method(question.method).shape != "hand":
         return None
     first = min(_index(expect.get("first_illegal")), _index(got.get("first_illegal")))
     actions = [str(a).split(": ")[-1] for a in question.input.get("actions") or []]
@@ -180,7 +259,7 @@ def _earlier(question: Question, expect: Mapping[str, Any], got: Mapping[str, An
 def meld_seat(question: Question, expect: Mapping[str, Any], actual: Any) -> int | None:
     """The seat whose meld total is where a whole hand first differs (no action refused by one
     side only before it), or None."""
-    if question.method != "play_hand" or not isinstance(actual, Mapping):
+    if methods.method(question.method).shape != "hand" or not isinstance(actual, Mapping):
         return None
     for key in _RULED:
         refused, same_action = _refusal_rule(expect.get(key), actual.get(key))

@@ -11,11 +11,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from specdata import load_variant, option_text
 
+from . import methods
 from .compare import TotalsOnly
+from .methods import Shape
 
 CAPABILITIES: dict[str, tuple[str, ...]] = {
     "forced_bid": ("explicit", "implicit"),
@@ -212,6 +214,23 @@ def _shifted(refusal: Any, dropped: bool) -> Any:
     return refusal
 
 
+AUCTION_IN: dict[Shape, Literal["calls", "actions", "hands"] | None] = {
+    "one": None,
+    "meld": None,
+    "legal_plays": None,
+    "winner": None,
+    "points": None,
+    "auction": "calls",
+    "score": None,
+    "tricks": None,
+    "hand": "actions",
+    "game": "hands",
+}
+"""Where a request of each shape (``methods.Shape``) holds an auction's calls, which an engine
+declaring ``forced_bid: implicit`` is sent without the forced bid: its ``calls``, a hand's
+``actions``, each hand's ``actions`` of a game; None: no auction."""
+
+
 class Translation:
     """One request rewritten into the engine's model, and how to read its answer back."""
 
@@ -219,6 +238,7 @@ class Translation:
         self.method = method
         self.params = params
         self.capabilities = capabilities
+        self.shape = methods.method(method).shape
         self._dropped: list[bool] = []
         self._pending = False
         """Whether the auction stops right before the forced call (three passes)."""
@@ -230,9 +250,10 @@ class Translation:
     def _implicit_forced_bid(self) -> None:
         params = self.params
         rule = forced(str(params.get("variant")), params.get("options") or {})
-        if rule is None or self.method not in ("auction", "play_hand", "play_game"):
+        where = AUCTION_IN[self.shape]
+        if rule is None or where is None:
             return
-        if self.method == "auction":
+        if where == "calls":
             dealer = int(params["dealer"])
             drop = drop_forced_call(params["calls"], rule, dealer)
             if drop is None:
@@ -242,7 +263,7 @@ class Translation:
                 del calls[FORCED_AT]
                 self.params = {**params, "calls": calls}
             self._dropped = [bool(drop)]
-        elif self.method == "play_hand":
+        elif where == "actions":
             drop = drop_forced_action(params["actions"], rule, int(params["dealer"]))
             if drop:
                 actions = list(params["actions"])
@@ -262,18 +283,19 @@ class Translation:
     def answer(self, answer: dict[str, Any]) -> dict[str, Any]:
         """The engine's answer read back into the model the cases are written in."""
         out = dict(answer)
-        if self.method == "meld" and self.capabilities.meld == "totals":
+        if self.shape == "meld" and self.capabilities.meld == "totals":
             total = out.get("total")
             out["melds"] = TotalsOnly(total if isinstance(total, int) else None)
         if not self._dropped and not self._pending:
             return out
-        if self.method == "auction":
+        where = AUCTION_IN[self.shape]
+        if where == "calls":
             out["violation"] = _shifted(out.get("violation"), self._dropped[0])
             if self._pending:
                 out = _forced_pending(out)
-        elif self.method == "play_hand":
+        elif where == "actions":
             out["first_illegal"] = _shifted(out.get("first_illegal"), self._dropped[0])
-        elif self.method == "play_game":
+        elif where == "hands":
             first = out.get("first_illegal")
             if isinstance(first, dict) and isinstance(first.get("hand"), int):
                 hand = first["hand"]
@@ -324,8 +346,9 @@ def _forced_pending(answer: dict[str, Any]) -> dict[str, Any]:
 POINTS_SKIP = (
     "engine reports no card points in play_tricks (points=none): this case is about the points"
 )
-POINTLESS_METHODS = ("play_tricks",)
-"""Where ``points: none`` lets an answer leave the card points out."""
+POINTLESS: tuple[Shape, ...] = ("tricks",)
+"""The shapes (``methods.Shape``) whose answers ``points: none`` lets leave the card points out:
+a hand's last tricks (``play_tricks``)."""
 
 
 def expectation(
@@ -335,7 +358,7 @@ def expectation(
     ``points: none`` (``Skip`` for a case about the points themselves)."""
     if capabilities.scale == "tens" and (figure := off_tens(expect)) is not None:
         raise Skip(TENS_SKIP.format(figure=figure))
-    if capabilities.points != "none" or method not in POINTLESS_METHODS:
+    if capabilities.points != "none" or methods.method(method).shape not in POINTLESS:
         return expect
     if rule.startswith("POINTS-"):
         raise Skip(POINTS_SKIP)

@@ -14,15 +14,17 @@ the request, or one the variant lacks, is never charged.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from specdata import RULE_ID
 
-from . import wording
+from . import methods, wording
 from .compare import TotalsOnly, compare_at
 from .diagnosis import KEPT, Charge, applies, charge_case, precedes
+from .methods import Shape
 from .verdicts import Where
 
 Decision = Mapping[str, Any]
@@ -105,9 +107,10 @@ def charge(
     of the params sent); where the trace places nothing, ``diagnosis.charge_case``."""
     variant = str(params.get("variant") or "")
     found: _Found | None = None
-    if decisions:
+    finder = FINDERS[methods.method(method).shape]
+    if decisions and finder is not None:
         try:
-            found = _divergence(method, params, expect, answer, decisions)
+            found = finder(method, params, expect, answer, decisions)
         except (KeyError, TypeError, ValueError, IndexError):  # an answer of an unforeseen shape
             found = None
     if found is None:
@@ -127,31 +130,44 @@ def charge(
     )
 
 
-def _divergence(
+Finder = Callable[
+    [str, Mapping[str, Any], Mapping[str, Any], Mapping[str, Any], Sequence[Decision]],
+    _Found | None,
+]
+"""Where a failed answer of one shape first differs, walking the reference's trace: from the
+method, the params, the expectation, the answer and the trace."""
+
+
+def _played(
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    decisions: Sequence[Decision],
+    totals: bool = False,
+) -> _Found | None:
+    actions = [str(a) for a in params.get("actions") or params.get("plays") or []]
+    return _hand(method, expect, answer, decisions, actions, None, totals)
+
+
+def _winner(
     method: str,
     params: Mapping[str, Any],
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
     decisions: Sequence[Decision],
 ) -> _Found | None:
-    if method in ("play_hand", "play_tricks"):
-        actions = [str(a) for a in params.get("actions") or params.get("plays") or []]
-        return _hand(method, expect, answer, decisions, actions, None)
-    if method == "play_game":
-        return _game(params, expect, answer, decisions)
-    if method == "auction":
-        return _auction(expect, answer, decisions, params)
-    if method == "legal_plays":
-        return _legal_plays(params, expect, answer, decisions)
-    if method == "trick_winner":
-        return _one(method, "winner", expect, answer, decisions[0])
-    if method == "card_points":
-        return _card_points(expect, answer, decisions)
-    if method == "score_hand":
-        return _scoring(method, expect, answer, decisions, None)
-    if method == "meld":
-        return _meld(expect, answer, decisions)
-    return None
+    return _one(method, "winner", expect, answer, decisions[0])
+
+
+def _score(
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    decisions: Sequence[Decision],
+) -> _Found | None:
+    return _scoring(method, expect, answer, decisions, None)
 
 
 def _same(method: str, key: str, want: object, got: object) -> bool:
@@ -171,6 +187,7 @@ def _one(
 
 
 def _legal_plays(
+    method: str,
     params: Mapping[str, Any],
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
@@ -180,7 +197,7 @@ def _legal_plays(
     suit while the hand holds the suit led breaks PLAY-FOLLOW (void, a non-trump while holding
     trumps: PLAY-TRUMP-VOID) whatever else applied."""
     want, got = expect.get("cards"), answer.get("cards")
-    if "cards" not in expect or _same("legal_plays", "cards", want, got):
+    if "cards" not in expect or _same(method, "cards", want, got):
         return None
     d = decisions[0]
     rules = rules_of(d)
@@ -195,22 +212,30 @@ def _legal_plays(
         elif not holds_led and holds_trump and any(str(c)[-1] != trump for c in extra):
             rules = ("PLAY-TRUMP-VOID", *rules)
     shown = wording.charge_differs(want, got)
-    return _Found(rules, Where("legal_plays", "legal_plays", "cards"), shown)
+    return _Found(rules, Where(method, "legal_plays", "cards"), shown)
 
 
 def _card_points(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], decisions: Sequence[Decision]
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    decisions: Sequence[Decision],
 ) -> _Found | None:
     want, got = expect.get("points"), answer.get("points")
-    if "points" not in expect or _same("card_points", "points", want, got):
+    if "points" not in expect or _same(method, "points", want, got):
         return None
     rules = _points_rules(decisions, want, got)
-    where = Where("card_points", "card_points", "points")
+    where = Where(method, "card_points", "points")
     return _Found(rules, where, wording.charge_differs(want, got))
 
 
 def _meld(
-    expect: Mapping[str, Any], answer: Mapping[str, Any], decisions: Sequence[Decision]
+    method: str,
+    params: Mapping[str, Any],
+    expect: Mapping[str, Any],
+    answer: Mapping[str, Any],
+    decisions: Sequence[Decision],
 ) -> _Found | None:
     """A meld reported as totals only: the items the reference found (and the meld it keeps
     from counting) share the charge; which one it is, the passing answers decide (diagnosis).
@@ -225,7 +250,7 @@ def _meld(
         return None
     rules = _meld_rules(decisions, worth, got.total)
     shown = wording.charge_melds_worth(worth, got.total)
-    return _Found(rules, Where("meld", "meld", "total"), shown, ambiguous=True)
+    return _Found(rules, Where(method, "meld", "total"), shown, ambiguous=True)
 
 
 def _meld_rules(decisions: Iterable[Decision], want: object, got: object) -> tuple[str, ...]:
@@ -301,10 +326,11 @@ def _unplaced_points(decisions: Sequence[Decision], want: object, got: object) -
 
 
 def _auction(
+    method: str,
+    params: Mapping[str, Any],
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
     decisions: Sequence[Decision],
-    params: Mapping[str, Any],
 ) -> _Found | None:
     calls = list(params.get("calls") or [])
     want = _expected_refusal(expect, "violation", decisions)
@@ -314,7 +340,8 @@ def _auction(
     for d in decisions:
         if d["point"] != "call":
             continue
-        found = _action_verdict("auction", d, want, got, turns, _call_text(calls, d["index"]))
+        shown = _call_text(calls, d["index"])
+        found = _action_verdict(method, "call", d, want, got, turns, shown)
         if found is not None:
             return found
         if want[0] == d["index"] or got[0] == d["index"]:
@@ -326,9 +353,9 @@ def _auction(
         if point == "turn" and d is not last_turn:
             continue  # next_seat is the seat to call after the calls judged
         for key in keys:
-            if key in expect and not _same("auction", key, expect[key], answer.get(key)):
+            if key in expect and not _same(method, key, expect[key], answer.get(key)):
                 shown = wording.charge_differs(expect[key], answer.get(key), quoted=True)
-                return _Found(rules_of(d), Where("auction", point, key), shown)
+                return _Found(rules_of(d), Where(method, point, key), shown)
     return None
 
 
@@ -366,6 +393,7 @@ def _refusal(value: object) -> tuple[int | None, str]:
 
 def _action_verdict(
     method: str,
+    field: str,
     d: Decision,
     want: tuple[int | None, str],
     got: tuple[int | None, str],
@@ -377,8 +405,7 @@ def _action_verdict(
     another rule. An engine refusing an action the rules allow is charged to the rule that
     allows it (its turn's rule when it claims the turn is another seat's), then its own."""
     i = d["index"]
-    point = "call" if method == "auction" else "action"
-    where = Where(method, str(d["point"]), point, hand, i, d.get("seat"), shown=shown)
+    where = Where(method, str(d["point"]), field, hand, i, d.get("seat"), shown=shown)
     engine_refused, expected_refused = got[0] == i, want[0] == i
     if engine_refused and not expected_refused:
         said = got[1]
@@ -431,8 +458,10 @@ def _hand(
     decisions: Sequence[Decision],
     actions: Sequence[str],
     hand: int | None,
+    totals: bool = False,
 ) -> _Found | None:
-    """The first point of a hand (or of its last tricks) where the answers part."""
+    """The first point of a hand (or of its last tricks) where the answers part (``totals``:
+    and then the tricks' totals, for the last tricks of a hand, which end in no scoring)."""
     want = _expected_refusal(expect, "first_illegal", decisions)
     got = _refusal(answer.get("first_illegal"))
     # A call of a whole hand refused as out of turn (or as a passed seat's): the seats called
@@ -445,7 +474,7 @@ def _hand(
         if point in ACTION_POINTS and d.get("index") is not None:
             i = int(d["index"])
             text = actions[i] if i < len(actions) else ""
-            found = _action_verdict(method, d, want, got, first_turn, text, hand)
+            found = _action_verdict(method, "action", d, want, got, first_turn, text, hand)
             if found is not None:
                 return found
             if i in (want[0], got[0]):
@@ -473,7 +502,7 @@ def _hand(
             if found is not None:
                 return found
             return _scoring(method, expect, answer, decisions, hand)
-    if method == "play_tricks":
+    if totals:
         return _totals(method, expect, answer, decisions, hand)
     return None
 
@@ -630,6 +659,7 @@ def _gap(want: object, got: object) -> int | None:
 
 
 def _game(
+    method: str,
     params: Mapping[str, Any],
     expect: Mapping[str, Any],
     answer: Mapping[str, Any],
@@ -650,24 +680,24 @@ def _game(
         dealer = next((d for d in mine if d["point"] == "dealer"), None)
         if dealer is not None and "dealer" in want and got and want["dealer"] != got.get("dealer"):
             shown = wording.charge_dealer(want["dealer"], got.get("dealer"))
-            return _Found(rules_of(dealer), Where("play_game", "dealer", "dealer", hand=k), shown)
+            return _Found(rules_of(dealer), Where(method, "dealer", "dealer", hand=k), shown)
         want_h = dict(want)
         if "first_illegal" in expect:
             want_h["first_illegal"] = _in_hand(expect["first_illegal"], k)
         got_h = {**got, "first_illegal": _in_hand(answer.get("first_illegal"), k)}
         actions = [str(a) for a in lists[k]] if k < len(lists) else []
-        found = _hand("play_game", want_h, got_h, mine, actions, k)
+        found = _hand(method, want_h, got_h, mine, actions, k)
         if found is not None:
             return found
     want_refused, got_refused = expect.get("first_illegal"), answer.get("first_illegal")
     refused = [d for d in decisions if d["point"] == "refused" and d.get("index") is None]
     if refused and "first_illegal" in expect and _refusal(want_refused) != _refusal(got_refused):
         d = refused[-1]
-        where = Where("play_game", "refused", "first_illegal", hand=d.get("hand"))
+        where = Where(method, "refused", "first_illegal", hand=d.get("hand"))
         return _Found(rules_of(d), where, wording.charge_differs(want_refused, got_refused))
     if played:
         last = [d for d in decisions if d.get("hand") == played[-1]]
-        return _scoring("play_game", expect, answer, last, None)
+        return _scoring(method, expect, answer, last, None)
     return None
 
 
@@ -680,3 +710,19 @@ def _in_hand(refused: object, k: int) -> object:
     ):
         return {"index": refused["index"], "rule": refused.get("rule")}
     return None
+
+
+FINDERS: dict[Shape, Finder | None] = {
+    "one": None,
+    "meld": _meld,
+    "legal_plays": _legal_plays,
+    "winner": _winner,
+    "points": _card_points,
+    "auction": _auction,
+    "score": _score,
+    "tricks": partial(_played, totals=True),
+    "hand": _played,
+    "game": _game,
+}
+"""Where ``charge`` places a failure of each shape (``methods.Shape``) in the reference's trace;
+None: the trace places nothing and ``diagnosis.charge_case`` charges it."""

@@ -12,16 +12,17 @@ from __future__ import annotations
 
 import math
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
-from . import blame, wording
+from . import blame, methods, wording
 from .blame import MELD_ITEM_RULE
 from .compare import Answer, TotalsOnly, compare_at, meld_diff
+from .methods import WHOLE_SHAPES, Shape
 from .verdicts import ChargeEntry, Evidence, OwnCases, SuspectEntry, Where
 
 MELD_ITEMS = "meld items"
@@ -30,8 +31,6 @@ CALL = "call "
 """How a charge of an auction case names its call (``call 0 (seat 1: bid 150)``)."""
 HAND = "the hand"
 """Where a whole hand or game differs when no point of divergence is found."""
-WHOLE = ("play_hand", "play_game")
-"""The methods that play a whole hand (or game): their failures are not direct evidence."""
 FIELD = "field "
 """How a charge of a case asking one question names the field that first differs
 (``field min_bid``, ``field delta (team 1)``)."""
@@ -322,26 +321,68 @@ def charge_case(
 ) -> Charge:
     """The charge of a failed case: a whole hand's first divergence, an auction's first call
     refused by one side only, the meld items that differ; else the case's own rule."""
-    found: Charge | None = None
-    if method == "play_hand":
-        actions = [str(a) for a in _list(params.get("actions"))]
-        found = hand_divergence(expect, answer, actions, rule, uses)
-    elif method == "auction":
-        calls = _list(params.get("calls"))
-        found = auction_divergence(expect, answer, calls, rule)
-        if found is None:
-            found = auction_state_divergence(expect, answer, calls, (rule, *uses))
-    elif method == "play_game":
-        found = game_divergence(expect, answer, params, rule, uses)
-    elif method == "meld":
-        found = meld_divergence(expect, answer, rule)
-    elif method == "score_hand":
-        found = score_divergence(params, expect, answer, (rule, *uses))
+    record = methods.method(method)
+    place = UNTRACED[record.shape]
+    found = None if place is None else place(params, expect, answer, rule, uses)
     if found is not None:
         return found
     # A whole hand or game that differs where no divergence is placed (a scenario's step that
     # checks a field the charge does not see) accuses its rule only as a whole hand does.
-    return Charge((rule,), HAND if method in WHOLE else "answer", detail)
+    return Charge((rule,), HAND if record.shape in WHOLE_SHAPES else "answer", detail)
+
+
+Untraced = Callable[[Answer, Answer, Answer, str, Sequence[str]], Charge | None]
+"""Where a failed answer of one shape first differs, without the reference's trace: from the
+params, the expectation, the answer, the case's rule and the rules it uses."""
+
+
+def _untraced_hand(
+    params: Answer, expect: Answer, answer: Answer, rule: str, uses: Sequence[str]
+) -> Charge | None:
+    actions = [str(a) for a in _list(params.get("actions"))]
+    return hand_divergence(expect, answer, actions, rule, uses)
+
+
+def _untraced_auction(
+    params: Answer, expect: Answer, answer: Answer, rule: str, uses: Sequence[str]
+) -> Charge | None:
+    calls = _list(params.get("calls"))
+    found = auction_divergence(expect, answer, calls, rule)
+    return found or auction_state_divergence(expect, answer, calls, (rule, *uses))
+
+
+def _untraced_game(
+    params: Answer, expect: Answer, answer: Answer, rule: str, uses: Sequence[str]
+) -> Charge | None:
+    return game_divergence(expect, answer, params, rule, uses)
+
+
+def _untraced_meld(
+    params: Answer, expect: Answer, answer: Answer, rule: str, uses: Sequence[str]
+) -> Charge | None:
+    return meld_divergence(expect, answer, rule)
+
+
+def _untraced_score(
+    params: Answer, expect: Answer, answer: Answer, rule: str, uses: Sequence[str]
+) -> Charge | None:
+    return score_divergence(params, expect, answer, (rule, *uses))
+
+
+UNTRACED: dict[Shape, Untraced | None] = {
+    "one": None,
+    "meld": _untraced_meld,
+    "legal_plays": None,
+    "winner": None,
+    "points": None,
+    "auction": _untraced_auction,
+    "score": _untraced_score,
+    "tricks": None,
+    "hand": _untraced_hand,
+    "game": _untraced_game,
+}
+"""How ``charge_case`` places a failure of each shape (``methods.Shape``) where the reference's
+trace places nothing; None: it charges the case's own rule."""
 
 
 def game_divergence(

@@ -252,10 +252,10 @@ class HouseRules:
         request = {"variant": variant, "options": sent, **params}
         if unplayable:
             return Plan(SKIP, request, reason=wording.option_undeclared(unplayable))
-        # Only the options that can change this method's answers are the case's concern.
-        scope = option_methods(variant)
-        house = {k: v for k, v in house.items() if method in scope.get(k, (method,))}
-        needed = {k: v for k, v in needed.items() if k in house}
+        if house:  # only the options that can change this method's answers concern the case
+            scope = option_methods(variant)
+            house = {k: v for k, v in house.items() if method in scope.get(k, (method,))}
+            needed = {k: v for k, v in needed.items() if k in house}
         return Plan(HAND_WORKED, request, house=house, needed=needed)
 
     def _played(

@@ -4,10 +4,13 @@ a method in one place, each piece named.
 A record gives the method's params and result schemas, how the fields of its answer compare
 (``compare``), which rules decide each field (``blame``), the area a generated table of it is
 filed under, how the fuzzer asks it (its generator in ``pinochle_fuzz.questions`` and its place
-in a round, or not fuzzed) and the reference server's handler. The comparison, the blame table,
-the fuzzer and the docs' method tables take what they need from here; ``tests/test_methods.py``
-fails naming the piece a method lacks, and a lookup of a method or field no record knows raises
-``UnknownMethod`` or ``UnknownField`` instead of falling back to a default.
+in a round, or not fuzzed), the reference server's handler, the shape of its answer (how the
+charging, the diagnosis, a re-based case's stop point, the capabilities' translation and the
+fuzzer's blame walk it: ``Shape``) and what the house's options move in its cases (``Rebase``).
+The comparison, the blame table, those walks, the fuzzer and the docs' method tables take what
+they need from here; ``tests/test_methods.py`` fails naming the piece a method lacks, and a
+lookup of a method or field no record knows raises ``UnknownMethod`` or ``UnknownField``
+instead of falling back to a default.
 
 Pure data: this module imports nothing of the suite but the shared vocabulary.
 """
@@ -22,6 +25,30 @@ from specdata.vocabulary import RULE_METHODS
 
 Kind = Literal["exact", "set", "multiset", "sequence", "melds", "given-keys"]
 """How a field compares (``compare.KINDS`` says what each means)."""
+
+Shape = Literal["one", "meld", "legal_plays", "winner", "points", "auction", "score", "tricks",
+                "hand", "game"]  # fmt: skip
+"""What an answer is the record of, for the modules that walk one: each keeps a table with an
+entry for every shape (``tests/test_methods.py`` names one it lacks), never a default.
+
+- ``one``: one decision, no walk of its own: a failure is charged to the case's rule, the fuzzer
+  blames the first field that differs, the question stops where it is asked;
+- ``meld``: a hand's meld items (by id) and total; ``legal_plays``: the cards a seat may play;
+  ``winner``: a trick's winner; ``points``: a trick's card points (with the last trick's bonus);
+- ``auction``: calls judged one by one, then the auction's state; ``score``: a hand's scoring;
+- ``tricks``, ``hand``, ``game``: a deal played action by action: a hand's last tricks, a whole
+  hand, a whole game.
+
+The tables: ``charges.FINDERS`` (where a failure is charged), ``diagnosis.UNTRACED`` (the same
+without the reference's trace), ``rebase.STOPS`` (where an answer stops), ``pinochle_fuzz.oracle.
+LIKELY`` (the rule the fuzzer blames), ``capabilities.AUCTION_IN`` (where an implicit forced bid
+is left out)."""
+
+WHOLE_SHAPES: tuple[Shape, ...] = ("hand", "game")
+"""The shapes of a whole deal played through: their failures are not direct evidence of one rule,
+and the house's options can change their course (``rebase``)."""
+PLAYED_SHAPES: tuple[Shape, ...] = ("tricks", *WHOLE_SHAPES)
+"""The shapes of a deal played action by action: their fields are the state of the hand."""
 
 
 class UnknownMethod(KeyError):
@@ -78,6 +105,21 @@ class Fuzz:
 
 
 @dataclass(frozen=True)
+class Rebase:
+    """What the house's options move in a case of a method (``rebase``); a method without one is
+    asked as the case gives it."""
+
+    dealer: bool
+    """``first_bidder`` moves its dealer (so the same seats make the same calls)."""
+    target: bool
+    """``target`` moves its scores before the hand (each side keeps its margin to the target)."""
+    numbered: bool
+    """``rounds`` gives its request the hand's number."""
+    replay: Literal["hand", "game"] | None
+    """The deal the reference replays the house's way (a hand, each hand of a game); None: none."""
+
+
+@dataclass(frozen=True)
 class Method:
     """Everything the suite knows about one protocol method; every field is required."""
 
@@ -104,6 +146,10 @@ class Method:
     """How the fuzzer asks it; None: not fuzzed."""
     handler: str
     """The reference server's method that answers it (``pinochle_adapters.reference``)."""
+    shape: Shape
+    """What its answer is the record of: how the modules that walk an answer walk it."""
+    rebase: Rebase | None
+    """What the house's options move in its cases; None: nothing (asked as the case gives it)."""
 
     def field(self, name: str) -> FieldBlame:
         """The blame of field ``name`` of an answer; the answer's for the answer as a whole
@@ -130,6 +176,8 @@ def _method(
     area: str,
     fuzz: Fuzz | None,
     handler: str,
+    shape: Shape,
+    rebase: Rebase | None,
 ) -> Method:
     """A record whose schemas are named after the method, as every protocol schema is."""
     return Method(
@@ -143,6 +191,8 @@ def _method(
         area,
         fuzz,
         handler,
+        shape,
+        rebase,
     )
 
 
@@ -205,6 +255,8 @@ RECORDS: tuple[Method, ...] = (
         area="deck",
         fuzz=Fuzz("ask_deal", 1),
         handler="deal",
+        shape="one",
+        rebase=None,
     ),
     _method(
         "meld",
@@ -216,6 +268,8 @@ RECORDS: tuple[Method, ...] = (
         area="meld",
         fuzz=Fuzz("ask_meld", 3),
         handler="meld",
+        shape="meld",
+        rebase=None,
     ),
     _method(
         "legal_plays",
@@ -227,6 +281,8 @@ RECORDS: tuple[Method, ...] = (
         area="play",
         fuzz=Fuzz("ask_legal_plays", 4),
         handler="legal_plays",
+        shape="legal_plays",
+        rebase=None,
     ),
     _method(
         "trick_winner",
@@ -237,6 +293,8 @@ RECORDS: tuple[Method, ...] = (
         area="winner",
         fuzz=Fuzz("ask_trick_winner", 5),
         handler="trick_winner",
+        shape="winner",
+        rebase=None,
     ),
     _method(
         "card_points",
@@ -247,6 +305,8 @@ RECORDS: tuple[Method, ...] = (
         area="points",
         fuzz=Fuzz("ask_card_points", 6),
         handler="card_points",
+        shape="points",
+        rebase=None,
     ),
     _method(
         "auction",
@@ -264,6 +324,8 @@ RECORDS: tuple[Method, ...] = (
         area="auction",
         fuzz=Fuzz("ask_auction", 2),
         handler="auction",
+        shape="auction",
+        rebase=Rebase(dealer=True, target=False, numbered=False, replay=None),
     ),
     _method(
         "score_hand",
@@ -279,6 +341,8 @@ RECORDS: tuple[Method, ...] = (
         area="scoring",
         fuzz=Fuzz("ask_score_hand", 7),
         handler="score_hand",
+        shape="score",
+        rebase=Rebase(dealer=False, target=True, numbered=True, replay=None),
     ),
     _method(
         "play_hand",
@@ -289,6 +353,8 @@ RECORDS: tuple[Method, ...] = (
         area="hands",
         fuzz=Fuzz("play_hand_question", 0),
         handler="play_hand",
+        shape="hand",
+        rebase=Rebase(dealer=True, target=True, numbered=True, replay="hand"),
     ),
     _method(
         "play_game",
@@ -310,6 +376,8 @@ RECORDS: tuple[Method, ...] = (
         area="game",
         fuzz=Fuzz("ask_play_game", 9),
         handler="play_game",
+        shape="game",
+        rebase=Rebase(dealer=True, target=True, numbered=False, replay="game"),
     ),
     _method(
         "play_tricks",
@@ -320,6 +388,8 @@ RECORDS: tuple[Method, ...] = (
         area="play",
         fuzz=Fuzz("ask_play_tricks", 8),
         handler="play_tricks",
+        shape="tricks",
+        rebase=None,
     ),
 )
 """The records, in the order of ``specdata.vocabulary.RULE_METHODS``."""
@@ -333,6 +403,10 @@ def method(name: str) -> Method:
         return BY_NAME[name]
     except KeyError:
         raise UnknownMethod(name) from None
+
+
+WHOLE_HANDS = tuple(r.name for r in RECORDS if r.shape in WHOLE_SHAPES)
+"""The methods whose cases play a whole deal through (``WHOLE_SHAPES``)."""
 
 
 def fuzzed() -> list[Method]:

@@ -19,7 +19,7 @@ from typing import Any
 from specdata import option_defaults
 from specdata.house import rules_off
 
-from .rebase import WHOLE_HANDS
+from .methods import WHOLE_HANDS
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,8 @@ class ReachEntry:
 def written_for_other_values(variant: str, needed: Mapping[str, str]) -> bool:
     """Whether a case needs option values, other than the defaults, that the engine plays
     otherwise (``Plan.needed``): it is written for those values."""
+    if not needed:
+        return False
     defaults = option_defaults(variant)
     return any(defaults.get(name) != value for name, value in needed.items())
 

@@ -32,16 +32,14 @@ from typing import Any
 from pinochle_adapters.client import EngineError
 from specdata import RANKS, load_variant, option_defaults
 
+from . import methods
+from .methods import WHOLE_HANDS as WHOLE_HANDS
+from .methods import Shape
+
 Ask = Callable[[str, dict[str, Any]], dict[str, Any]]
 
-WHOLE_HANDS = ("play_hand", "play_game")
-"""The methods whose cases play a deal through (the whole-hand cases)."""
-REBASED_METHODS = ("auction", "score_hand", *WHOLE_HANDS)
-TARGET_METHODS = ("score_hand", *WHOLE_HANDS)
-NUMBERED = ("score_hand", "play_hand")
-"""The methods whose requests carry the hand's number under the ``rounds`` option."""
-"""The methods whose cases can decide the game at the target."""
-"""The methods whose requests an option can re-base."""
+TARGET_METHODS = tuple(r.name for r in methods.RECORDS if r.rebase is not None and r.rebase.target)
+"""The methods whose cases can decide the game at the target (their records' ``rebase``)."""
 MAX_REPAIRS = 24
 """At most this many refused actions are replaced in one hand: past it the deal has left the
 case's course and the case is left as re-based so far."""
@@ -123,12 +121,13 @@ def rebase(
     no option the engine plays changes this case's course. ``own`` and ``house`` are every
     option's value (the case's, the engine's); ``own_answer`` the reference engine's answer to
     the case as written (where the case stops)."""
-    if method not in REBASED_METHODS:
+    plan = methods.method(method).rebase
+    if plan is None:
         return None
     params = {k: v for k, v in request.items()}
     changes: list[str] = []
     shift = _seat_shift(own, house)
-    if shift and "dealer" in params and method != "score_hand":
+    if shift and "dealer" in params and plan.dealer:
         dealer = int(params["dealer"])
         params["dealer"] = (dealer + shift) % 4
         changes.append(
@@ -142,7 +141,7 @@ def rebase(
         own_target is not None
         and house_target is not None
         and own_target != house_target
-        and method != "auction"
+        and plan.target
         and house.get("rounds", "off") == "off"
     ):
         delta = house_target - own_target
@@ -152,16 +151,16 @@ def rebase(
             f"scores {before} -> {params['scores']} (target {own_target} -> {house_target})"
         )
     rounds = house.get("rounds", "off")
-    numbered = method in NUMBERED and "hand" not in params
+    numbered = plan.numbered and "hand" not in params
     if rounds != "off" and own.get("rounds", "off") == "off" and numbered:
         params["hand"] = 1
         changes.append(f"hand 1 of the house's {rounds} rounds")
-    if method == "play_hand":
+    if plan.replay == "hand":
         hand, index_map, more = _rebase_hand(ask, variant, own, house, params, own_answer)
         params.update(hand)
         changes += more
         return Rebased(params, tuple(changes), (index_map,)) if changes else None
-    if method == "play_game":
+    if plan.replay == "game":
         return _rebase_game(ask, variant, own, house, params, own_answer, changes)
     return Rebased(params, tuple(changes)) if changes else None
 
@@ -490,40 +489,70 @@ def stop_point(
     the re-based request's (so the case's own answer is read in the re-based indexes)."""
     a = answer or {}
     game = a.get("game_winner") if rule.startswith("GAME-") else None
+    return STOPS[methods.method(method).shape](method, a, _Mapped(index_map), game)
 
-    def mapped(hand: int, index: Any) -> Any:
-        if isinstance(index, int) and hand < len(index_map):
-            return index_map[hand].get(index, index)
+
+class _Mapped:
+    """A case's action index read in the re-based request's indexes (hand by hand)."""
+
+    def __init__(self, index_map: Sequence[dict[int, int]]) -> None:
+        self.index_map = index_map
+
+    def __call__(self, hand: int, index: Any) -> Any:
+        if isinstance(index, int) and hand < len(self.index_map):
+            return self.index_map[hand].get(index, index)
         return index
 
-    if method == "play_hand":
-        index, refused = _stop_of(a)
-        return ("hand", refused, mapped(0, index), a.get("complete"), a.get("outcome"), game)
-    if method == "play_game":
-        illegal = a.get("first_illegal")
-        stop = None
-        if isinstance(illegal, Mapping):
-            hand = illegal.get("hand") or 0
-            stop = (hand, illegal.get("rule"), mapped(hand, illegal.get("index")))
-        return ("game", stop, len(a.get("hands") or []), game)
-    if method == "score_hand":
-        return ("score", a.get("made"), game)
-    if method == "auction":
-        violation = a.get("violation")
-        refused = violation.get("rule") if isinstance(violation, Mapping) else None
-        return ("auction", a.get("legal"), refused, a.get("complete"))
-    if method == "play_tricks":
-        index, refused = _stop_of(a)
-        return ("tricks", refused, index)
+
+Stop = Callable[[str, Mapping[str, Any], _Mapped, Any], tuple[Any, ...]]
+"""Where an answer of one shape stops: from the method, the answer, the index map and, for a
+GAME-* case, the game's winner."""
+
+
+def _asked(method: str, a: Mapping[str, Any], mapped: _Mapped, game: Any) -> tuple[Any, ...]:
+    """A question answered at one point stops where it is asked."""
     return (method,)
 
 
-def reaches_end(method: str, answer: Mapping[str, Any] | None) -> bool:
-    """Whether a whole-hand answer played its deal to the end (every hand complete)."""
-    a = answer or {}
-    if method == "play_hand":
-        return bool(a.get("complete"))
-    if method == "play_game":
-        hands = a.get("hands") or []
-        return a.get("first_illegal") is None and all(h.get("complete") for h in hands)
-    return False
+def _auction_stop(method: str, a: Mapping[str, Any], mapped: _Mapped, game: Any) -> tuple[Any, ...]:
+    violation = a.get("violation")
+    refused = violation.get("rule") if isinstance(violation, Mapping) else None
+    return ("auction", a.get("legal"), refused, a.get("complete"))
+
+
+def _score_stop(method: str, a: Mapping[str, Any], mapped: _Mapped, game: Any) -> tuple[Any, ...]:
+    return ("score", a.get("made"), game)
+
+
+def _tricks_stop(method: str, a: Mapping[str, Any], mapped: _Mapped, game: Any) -> tuple[Any, ...]:
+    index, refused = _stop_of(a)
+    return ("tricks", refused, index)
+
+
+def _hand_stop(method: str, a: Mapping[str, Any], mapped: _Mapped, game: Any) -> tuple[Any, ...]:
+    index, refused = _stop_of(a)
+    return ("hand", refused, mapped(0, index), a.get("complete"), a.get("outcome"), game)
+
+
+def _game_stop(method: str, a: Mapping[str, Any], mapped: _Mapped, game: Any) -> tuple[Any, ...]:
+    illegal = a.get("first_illegal")
+    stop = None
+    if isinstance(illegal, Mapping):
+        hand = illegal.get("hand") or 0
+        stop = (hand, illegal.get("rule"), mapped(hand, illegal.get("index")))
+    return ("game", stop, len(a.get("hands") or []), game)
+
+
+STOPS: dict[Shape, Stop] = {
+    "one": _asked,
+    "meld": _asked,
+    "legal_plays": _asked,
+    "winner": _asked,
+    "points": _asked,
+    "auction": _auction_stop,
+    "score": _score_stop,
+    "tricks": _tricks_stop,
+    "hand": _hand_stop,
+    "game": _game_stop,
+}
+"""Where an answer of each shape (``methods.Shape``) says its question stopped."""

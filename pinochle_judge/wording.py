@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from . import notation
+from . import methods, notation
 
 if TYPE_CHECKING:
     from .cases import Case
@@ -465,8 +465,10 @@ def charge_at(where: Where) -> str:
     (play Kc)``, ``seat 2 meld``, ``trick 3 winner``, ``field delta (team 1)``; a game's hand
     first (``hand 2 ...``, 1-based like the tricks)."""
     field, point = where.field, where.point
+    shape = methods.method(where.method).shape
     if where.index is not None and field in ("call", "action"):
-        word = "play" if where.method == "play_tricks" else field
+        # The last tricks of a hand are asked as plays, each action a card.
+        word = "play" if shape == "tricks" else field
         text = f"{word} {where.index}" + (f" ({where.shown})" if where.shown else "")
     elif where.trick is not None:
         text = f"trick {where.trick + 1} {point.removeprefix('trick ')}"
@@ -474,9 +476,9 @@ def charge_at(where: Where) -> str:
         text = f"seat {where.seat} meld"
     elif field == "team_meld":
         text = "team meld"
-    elif where.method == "meld":
+    elif shape == "meld":
         text = "meld total"
-    elif where.method in ("play_hand", "play_game", "play_tricks"):
+    elif shape in methods.PLAYED_SHAPES:
         text = field + (f" (team {where.team})" if where.team is not None else "")
     else:
         text = "field " + field + (f" (team {where.team})" if where.team is not None else "")

@@ -91,23 +91,20 @@ def property_of(report: pytest.TestReport, key: str) -> object:
     return None
 
 
-def json_property(report: pytest.TestReport, key: str) -> object:
+def _from_json(raw: object) -> object:
     """A user property written as JSON text (so JUnit XML shows JSON, not a Python repr)."""
-    raw = property_of(report, key)
     return json.loads(raw) if isinstance(raw, str) else raw
+
+
+def _charge(raw: object) -> Charge | None:
+    """The charge a failed report carries (see ``diagnosis``), from its property."""
+    found = _from_json(raw)
+    return Charge.from_dict(found) if isinstance(found, dict) else None
 
 
 def uses_property(value: object) -> tuple[str, ...]:
     """The rule IDs of a ``uses`` property (space-separated)."""
     return tuple(str(value or "").split())
-
-
-def charge_of(report: pytest.TestReport) -> Charge | None:
-    """The charge a failed report carries (see ``diagnosis``)."""
-    raw = json_property(report, CHARGE_PROPERTY)
-    if not isinstance(raw, dict):
-        return None
-    return Charge.from_dict(raw)
 
 
 def _title(item: pytest.Item) -> str:
@@ -322,37 +319,43 @@ class Reporter:
         report.user_properties = [(k, v) for k, v in known if k != CHARGE_PROPERTY]
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        rule = property_of(report, RULE_PROPERTY)
+        props: dict[str, object] = {}
+        for key, value in report.user_properties:  # one pass; the first of a key, as property_of
+            props.setdefault(key, value)
+        rule = props.get(RULE_PROPERTY)
         if not isinstance(rule, str):
             return  # not a suite item
-        uses = uses_property(property_of(report, USES_PROPERTY))
+        node = report.nodeid
+        self.properties[node] = report.user_properties
+        if report.passed and report.when == "teardown" and node in self.outcomes:
+            return  # a passing teardown after the call: nothing it carries is new
         status = outcome_of(report)
-        self.properties[report.nodeid] = report.user_properties
-        old = self.outcomes.get(report.nodeid)
+        old = self.outcomes.get(node)
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
-            charge = charge_of(report) if status == "failed" else None
-            self.outcomes[report.nodeid] = Outcome(report.nodeid, status, rule, uses, charge)
+            charge = _charge(props.get(CHARGE_PROPERTY)) if status == "failed" else None
+            uses = uses_property(props.get(USES_PROPERTY))
+            self.outcomes[node] = Outcome(node, status, rule, uses, charge)
         if getattr(report, FIXED_ATTR, False):
-            self.fixed.add(report.nodeid)
-        detail = property_of(report, DETAIL_PROPERTY)
+            self.fixed.add(node)
+        detail = props.get(DETAIL_PROPERTY)
         if isinstance(detail, str):
-            self.details[report.nodeid] = detail
-        found = json_property(report, REACH_PROPERTY)
+            self.details[node] = detail
+        found = _from_json(props.get(REACH_PROPERTY))
         if isinstance(found, dict):
-            self.reach_entries[report.nodeid] = ReachEntry.from_dict(rule, found)
+            self.reach_entries[node] = ReachEntry.from_dict(rule, found)
             if found.get("rebased"):
-                self.rebased[report.nodeid] = [str(x) for x in found["rebased"]]
-        if property_of(report, EXPECTATION_PROPERTY) == DERIVED:
-            self.derived.add(report.nodeid)
-        elif property_of(report, HOUSE_PROPERTY):
-            self.held.add(report.nodeid)
+                self.rebased[node] = [str(x) for x in found["rebased"]]
+        if props.get(EXPECTATION_PROPERTY) == DERIVED:
+            self.derived.add(node)
+        elif props.get(HOUSE_PROPERTY):
+            self.held.add(node)
         known = getattr(report, KNOWN_ENTRY_ATTR, None)
         if isinstance(known, dict):
-            self.known[report.nodeid] = known
+            self.known[node] = known
         if status in ("failed", "errored") and report.longrepr is not None:
-            self.messages[report.nodeid] = report.longreprtext[:MESSAGE_LIMIT]
+            self.messages[node] = report.longreprtext[:MESSAGE_LIMIT]
         if status == "skipped" and isinstance(report.longrepr, tuple):
-            self.skips[report.nodeid] = str(report.longrepr[2]).removeprefix("Skipped: ")
+            self.skips[node] = str(report.longrepr[2]).removeprefix("Skipped: ")
 
     def undeclared(self, node: str) -> bool:
         """Whether an item was skipped because the engine does not declare its variant or

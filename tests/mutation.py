@@ -2,6 +2,9 @@
 
 Runs mutmut (configured in ``setup.cfg``) and prints each module's score; a surviving mutant that
 docs/mutation.md does not judge equivalent is a gap, and the exit status is 1 while one remains.
+A judged survivor whose row names unit tests (`` `tests/test_x.py::test_y` ``) is run against
+them in mutmut's copy; they must fail under it, or it is a gap too. A judged name the run killed
+or no longer made (code changes renumber mutants) is stale, and fails the run as well.
 
     python tests/mutation.py                      # every rule module (several minutes)
     python tests/mutation.py meld tricks          # some modules only
@@ -11,6 +14,7 @@ docs/mutation.md does not judge equivalent is a gap, and the exit status is 1 wh
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import subprocess
 import sys
@@ -23,6 +27,8 @@ MODULES = ("meld", "tricks", "auction", "scoring", "hand")
 JUDGED = ROOT / "docs" / "mutation.md"
 """Survivors judged equivalent or out of scope, each named in backticks in a table row."""
 _RESULT = re.compile(r"^\s*(reference_engine\.(\w+)\.\S+): (.+)$")
+_NAME = re.compile(r"`(reference_engine\.[\w.ǁ]+__mutmut_\d+)`")
+_UNIT = re.compile(r"`(tests/[\w/]+\.py(?:::\w+)?)`")
 
 
 def run(modules: list[str], children: int) -> int:
@@ -49,16 +55,55 @@ def results() -> dict[str, dict[str, str]]:
     return found
 
 
+def _judged_text() -> str:
+    if not JUDGED.exists():
+        return ""
+    return JUDGED.read_text("utf-8").partition("## Judged survivors")[2]
+
+
 def judged() -> set[str]:
     """Mutant names docs/mutation.md judges (equivalent, or out of the suite's reach)."""
-    if not JUDGED.exists():
-        return set()
-    text = JUDGED.read_text("utf-8").partition("## Judged survivors")[2]
-    return set(re.findall(r"`(reference_engine\.[\w.ǁ]+__mutmut_\d+)`", text))
+    return set(_NAME.findall(_judged_text()))
+
+
+def unit_tests() -> dict[str, list[str]]:
+    """Judged survivors whose row names the unit tests in tests/ that kill them: name -> tests."""
+    found: dict[str, list[str]] = {}
+    for line in _judged_text().splitlines():
+        names, tests = _NAME.findall(line), _UNIT.findall(line)
+        if names and tests:
+            found[names[0]] = tests
+    return found
+
+
+def killed_by(name: str, tests: list[str]) -> bool:
+    """Whether ``tests`` fail with mutant ``name`` installed: run in mutmut's copy (mutants/, with
+    tests/), the mutant chosen as mutmut chooses it (MUTANT_UNDER_TEST)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *tests],
+        cwd=ROOT / "mutants",
+        env={**os.environ, "MUTANT_UNDER_TEST": name},
+        check=False,
+        capture_output=True,
+    )
+    return done.returncode == 1  # failed; 2 to 5 (a collection error, no test) kill nothing
+
+
+def stale(found: dict[str, dict[str, str]], modules: list[str]) -> list[str]:
+    """Judged names of these modules that the last run killed or no longer made (renumbered):
+    the page would argue about a mutant that is not a survivor."""
+    names = []
+    for name in sorted(judged()):
+        module = name.split(".")[1]
+        statuses = found.get(module, {}) if module in modules else {}
+        if statuses and statuses.get(name) in (None, "killed", "timeout"):
+            names.append(name)
+    return names
 
 
 def report(found: dict[str, dict[str, str]], modules: list[str]) -> int:
-    """Print the score per module and the unjudged survivors; 1 if there is one."""
+    """Print the score per module, the unjudged survivors and the judged names that are not
+    survivors; 1 if there is one."""
     known = judged()
     gaps: list[str] = []
     print("| module | mutants | killed | timeout | survived | judged | not reached | score |")
@@ -78,7 +123,17 @@ def report(found: dict[str, dict[str, str]], modules: list[str]) -> int:
         )
     for name in gaps:
         print(f"survivor not judged in docs/mutation.md: {name} (mutmut show {name})")
-    return 1 if gaps else 0
+    survivors = {n for m in modules for n, s in found.get(m, {}).items() if s == "survived"}
+    missed = 0
+    for name, tests in sorted(unit_tests().items()):
+        if name in survivors and not killed_by(name, tests):
+            missed += 1
+            print(f"judged as killed by {' '.join(tests)}, which pass under it: {name}")
+    old = stale(found, modules)
+    for name in old:
+        status = found[name.split(".")[1]].get(name, "no such mutant")
+        print(f"judged in docs/mutation.md but {status} in the last run: {name}")
+    return 1 if gaps or missed or old else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,13 +7,14 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
-from pinochle_adapters import protocol
+from pinochle_adapters import protocol, reference
 from pinochle_adapters.reference import ReferenceEngine
-from pinochle_fuzz import campaign, properties, questions
-from pinochle_judge import compare, methods
+from pinochle_fuzz import campaign, oracle, properties, questions
+from pinochle_judge import capabilities, charges, compare, diagnosis, methods, rebase
 from pinochle_judge.cases import load_cases
 from specdata import rule_ids
 from specdata.vocabulary import RULE_METHODS
@@ -37,6 +38,47 @@ def test_a_method_without_a_record_is_an_error_naming_it() -> None:
         methods.method("trump_suits")
     with pytest.raises(methods.UnknownMethod):
         compare.field_map("trump_suits")
+    with pytest.raises(methods.UnknownMethod):
+        rebase.stop_point("trump_suits", {})
+    with pytest.raises(methods.UnknownMethod):
+        diagnosis.charge_case("trump_suits", {}, {"suits": []}, {"suits": ["s"]}, "TRUMP-CALL")
+
+
+SHAPE_TABLES = {
+    "pinochle_judge/charges.py FINDERS": charges.FINDERS,
+    "pinochle_judge/diagnosis.py UNTRACED": diagnosis.UNTRACED,
+    "pinochle_judge/rebase.py STOPS": rebase.STOPS,
+    "pinochle_judge/capabilities.py AUCTION_IN": capabilities.AUCTION_IN,
+    "pinochle_fuzz/oracle.py LIKELY": oracle.LIKELY,
+}
+"""Every table keyed by an answer's shape (``methods.Shape``)."""
+
+
+@pytest.mark.parametrize("table", SHAPE_TABLES)
+def test_each_table_of_shapes_has_an_entry_for_every_shape(table: str) -> None:
+    shapes = get_args(methods.Shape)
+    missing = [s for s in shapes if s not in SHAPE_TABLES[table]]
+    assert not missing, f"{table} has no entry for the shapes {missing}"
+    assert set(SHAPE_TABLES[table]) <= set(shapes), f"{table}: a shape methods.Shape lacks"
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.name)
+def test_its_shape_is_walked_by_every_table_of_shapes(record: methods.Method) -> None:
+    for table, entries in SHAPE_TABLES.items():
+        assert record.shape in entries, f"{record.name}: shape {record.shape!r} not in {table}"
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.name)
+def test_what_the_house_moves_fits_its_request(record: methods.Method) -> None:
+    plan = record.rebase
+    if plan is None:
+        return
+    schema = json.loads((SCHEMAS / record.params_schema).read_text(encoding="utf-8"))
+    params = set(schema.get("properties", {}))
+    assert not plan.dealer or "dealer" in params, f"{record.name}: moves a dealer it has not"
+    assert not plan.target or "scores" in params, f"{record.name}: moves scores it has not"
+    assert not plan.numbered or "hand" in params, f"{record.name}: numbers a hand it has not"
+    assert plan.replay in (None, record.shape), f"{record.name}: replays a {plan.replay}"
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.name)
@@ -73,6 +115,15 @@ def test_the_reference_server_answers_it(record: methods.Method) -> None:
     handler = getattr(ReferenceEngine, record.handler, None)
     assert callable(handler), f"{record.name}: ReferenceEngine has no {record.handler}"
     assert record.name in ReferenceEngine.methods, f"{record.name}: not declared by the reference"
+    assert record.name in reference.TRACERS, (
+        f"{record.name}: no entry in pinochle_adapters/reference.py TRACERS (its trace)"
+    )
+
+
+def test_the_reference_traces_only_the_rules_methods() -> None:
+    assert set(reference.TRACERS) == set(RULE_METHODS)
+    with pytest.raises(ValueError, match="trump_suits"):
+        reference.decisions("trump_suits", {})
 
 
 @pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.name)

@@ -6,6 +6,7 @@ from typing import Any
 
 import pytest
 
+from pinochle_adapters import protocol
 from pinochle_adapters.client import EngineError
 from tests.suite_runs import reference_in_process
 
@@ -110,6 +111,18 @@ def test_actions_claimed_by_the_right_seats_answer_as_unclaimed() -> None:
     answer = engine.call("play_hand", {**params, "actions": wrong})
     assert answer["first_illegal"]["index"] == 7
     assert answer["first_illegal"]["rule"] == "TRUMP-CALL"
+
+
+def test_a_refused_action_keeps_to_the_result_schema() -> None:
+    """The suite trusts the reference's answers (their schema is not checked on the way) and
+    compares rule IDs, never messages: this is where a refusal's message is held to be a text."""
+    engine = reference_in_process()
+    actions = ["bid 150", "bid 155"]  # single-deck bids go up in tens
+    params = {**SD, "dealer": 0, "scores": [0, 0], "hands": SD_DEAL, "actions": actions}
+    answer = engine.call("play_hand", params)
+    assert answer["first_illegal"]["index"] == 1
+    assert protocol.check_result("play_hand", answer) is None
+    assert answer["first_illegal"]["message"]
 
 
 @pytest.mark.parametrize("action", ["seat 4: pass", "seat 1:pass", "seat 1: seat 1: pass"])
