@@ -179,7 +179,7 @@ def generate(method: str, target: Target, choose: Choose) -> Question:
     if method == WHOLE_HAND:
         params, played, extra = play_hand_question(rules, choose)
         return Question(method, target.variant, options, params, played_answer(played, extra))
-    if method == "play_game":
+    if methods.method(method).shape == "game":
         # The reference's answer read from the hands the generator played, not replayed.
         params, hands = play_game_question(rules, choose)
         start = (params["scores"][0], params["scores"][1])
@@ -439,7 +439,7 @@ def shrink(
         # hands for thousands of candidates once the budget is spent, to little gain.
         found, choices = shortest_cut(engine, found, target, choices, bounds)
         return cut_actions(engine, found)
-    if found.question.method == "play_game":
+    if methods.method(found.question.method).shape == "game":
         return cut_game(engine, found)
     database = InMemoryExampleDatabase()
     key = b"pinochle-fuzz"
@@ -527,7 +527,7 @@ def cut_actions(engine: Engine, found: Disagreement) -> Disagreement:
     shortest prefix that still disagrees (bisection; the reference answers the cut question
     itself)."""
     given = found.question.input
-    game = found.question.method == "play_game"
+    game = methods.method(found.question.method).shape == "game"
     actions = given["actions"][-1] if game else given["actions"]
     best, low, high = found, 0, len(actions)
     while low < high:
