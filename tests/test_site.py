@@ -349,29 +349,57 @@ def _unfiltered(kind: int, line: bytes, previous: bytes, size: int) -> bytes:
         return line
     if kind == 2:  # up
         return _added(line, previous)
-    if kind == 1:  # sub: a running sum per channel, in doubling steps
-        out, step = line, size
-        while step < len(out):
-            out = _added(out, bytes(step) + out[:-step])
-            step *= 2
-        return out
+    if kind == 1:  # sub
+        return _running(line, size)
     done = bytearray(line)
-    for x in range(len(done)):
+    if kind == 3:  # average
+        for x in range(len(done)):
+            left = done[x - size] if x >= size else 0
+            done[x] = (done[x] + (left + previous[x]) // 2) & 0xFF
+        return bytes(done)
+    # Paeth. Where the row above repeats the pixel before (up == corner), Paeth picks the left
+    # byte: those stretches are running sums as the sub filter's, the rest byte by byte.
+    above = int.from_bytes(previous, "big") ^ int.from_bytes(bytes(size) + previous[:-size], "big")
+    same = above.to_bytes(len(previous), "big")
+    x = 0
+    for run in re.finditer(rb"\x00{8,}", same):
+        start, end = max(run.start(), size), run.end()
+        _paeth(done, previous, size, x, start)
+        if start < end:
+            seeded = bytearray(done[start:end])
+            for j in range(min(size, end - start)):
+                seeded[j] = (seeded[j] + done[start - size + j]) & 0xFF
+            done[start:end] = _running(bytes(seeded), size)
+        x = max(x, end)
+    _paeth(done, previous, size, x, len(done))
+    return bytes(done)
+
+
+def _running(line: bytes, size: int) -> bytes:
+    """Each byte plus the one ``size`` before it, once that one has been summed (the sub
+    filter undone), in doubling steps."""
+    out, step = line, size
+    while step < len(out):
+        out = _added(out, bytes(step) + out[:-step])
+        step *= 2
+    return out
+
+
+def _paeth(done: bytearray, previous: bytes, size: int, start: int, end: int) -> None:
+    """The Paeth filter undone byte by byte over ``done[start:end]``."""
+    for x in range(start, end):
         left = done[x - size] if x >= size else 0
         up = previous[x]
         corner = previous[x - size] if x >= size else 0
-        if kind == 3:
-            done[x] = (done[x] + (left + up) // 2) & 0xFF
-        elif up == corner:  # Paeth picks the left byte
+        if up == corner:
             done[x] = (done[x] + left) & 0xFF
-        elif left == corner:  # Paeth picks the byte above
+        elif left == corner:
             done[x] = (done[x] + up) & 0xFF
         else:
             p = left + up - corner
             pa, pb, pc = abs(p - left), abs(p - up), abs(p - corner)
             pred = left if pa <= pb and pa <= pc else up if pb <= pc else corner
             done[x] = (done[x] + pred) & 0xFF
-    return bytes(done)
 
 
 _IS = [bytes(int(i == value) for i in range(256)) for value in range(256)]
