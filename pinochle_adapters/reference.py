@@ -326,6 +326,30 @@ def hand_answer(state: HandState | None, first_illegal: FirstIllegal | None) -> 
     return answer
 
 
+def game_answer(
+    played: Sequence[HandState], illegal: GameIllegal | None, start: tuple[int, int]
+) -> PlayGameAnswer:
+    """The protocol ``play_game`` answer: the hands as far as they got (``played``, from the
+    scores ``start``), the first illegal step, the scores and the winner."""
+    entries: list[GameHand] = []
+    for k, state in enumerate(played):
+        own = illegal if illegal is not None and illegal.hand == k else None
+        answer = hand_answer(state, _first_illegal(_hand_illegal(own)))
+        entries.append({"dealer": state.dealer, **answer})
+    last = played[-1] if played else None
+    over = last is not None and last.is_terminal()
+    winner = last.score.game_winner if over and last and last.score else None
+    scores = last.scores if last is not None else start
+    return {
+        "legal": illegal is None,
+        "first_illegal": _game_illegal(illegal),
+        "hands": entries,
+        "scores": list(scores),
+        "game_winner": winner,
+        "next_dealer": (last.dealer + 1) % 4 if over and last and winner is None else None,
+    }
+
+
 def _first_illegal(illegal: Illegal | None) -> FirstIllegal | None:
     if illegal is None:
         return None
@@ -506,31 +530,16 @@ class ReferenceEngine:
         claims = [parse_claims(steps) for steps in lists]
         for seat_hands in deals:
             cards.parse_hands(seat_hands)  # a bad card code is malformed input, not a deal
+        start = _pair(params.get("scores") or (0, 0))
         played, illegal = replay_game(
             rules,
             params["dealer"],
             deals,
             [steps for steps, _ in claims],
             [seats for _, seats in claims],
-            _pair(params.get("scores") or (0, 0)),
+            start,
         )
-        entries: list[GameHand] = []
-        for k, state in enumerate(played):
-            own = illegal if illegal is not None and illegal.hand == k else None
-            answer = hand_answer(state, _first_illegal(_hand_illegal(own)))
-            entries.append({"dealer": state.dealer, **answer})
-        last = played[-1] if played else None
-        over = last is not None and last.is_terminal()
-        winner = last.score.game_winner if over and last and last.score else None
-        scores = last.scores if last is not None else _pair(params.get("scores") or (0, 0))
-        return {
-            "legal": illegal is None,
-            "first_illegal": _game_illegal(illegal),
-            "hands": entries,
-            "scores": list(scores),
-            "game_winner": winner,
-            "next_dealer": (last.dealer + 1) % 4 if over and last and winner is None else None,
-        }
+        return game_answer(played, illegal, start)
 
     def play_tricks(self, params: Params) -> PlayTricksAnswer:
         """Play the last tricks of a hand from given hands, trump and leader (PLAY-*, TRICK-*,

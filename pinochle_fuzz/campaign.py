@@ -1,5 +1,6 @@
 """A fuzz campaign: rounds of seeded questions, each answered by the engine and the reference;
-a disagreement is shrunk by Hypothesis (from the choices that found it) to a minimal case.
+a disagreement is shrunk by Hypothesis (from the choices that found it, its search derandomized)
+to a minimal case: the same seed and the same engine give the same reproducers, byte for byte.
 
 Only what the engine declares in ``initialize`` is asked: its variants, option values, methods.
 """
@@ -23,11 +24,12 @@ from hypothesis.errors import NoSuchExample
 
 from pinochle_adapters.client import Engine, EngineError, UnsupportedReply
 from pinochle_adapters.protocol import RULE_METHODS
-from pinochle_adapters.reference import decisions
+from pinochle_adapters.reference import decisions, game_answer
 from pinochle_judge import charges, methods
-from pinochle_judge.capabilities import Capabilities, Skip, Translation
+from pinochle_judge.capabilities import Capabilities, Skip
 from pinochle_judge.capabilities import expectation as modelled
 from pinochle_judge.compare import Mismatch
+from pinochle_judge.engines import ModelledEngine
 from pinochle_judge.house_rules import declared_options, played_options
 from pinochle_judge.verdicts import Where
 from reference_engine.actions import play
@@ -46,7 +48,15 @@ from .oracle import (
     reference_answer,
     seat_meld_question,
 )
-from .questions import GENERATORS, MAX_LIMIT, WHOLE_HAND, Question, in_tens, play_hand_question
+from .questions import (
+    GENERATORS,
+    MAX_LIMIT,
+    WHOLE_HAND,
+    Question,
+    in_tens,
+    play_game_question,
+    play_hand_question,
+)
 
 ROUND_METHODS = tuple(record.name for record in methods.fuzzed())
 """The methods a round asks, one question each, in their records' order (a round is one "hand"
@@ -169,6 +179,12 @@ def generate(method: str, target: Target, choose: Choose) -> Question:
     if method == WHOLE_HAND:
         params, played, extra = play_hand_question(rules, choose)
         return Question(method, target.variant, options, params, played_answer(played, extra))
+    if methods.method(method).shape == "game":
+        # The reference's answer read from the hands the generator played, not replayed.
+        params, hands = play_game_question(rules, choose)
+        start = (params["scores"][0], params["scores"][1])
+        answer = dict(game_answer(hands, None, start))
+        return Question(method, target.variant, options, params, answer)
     params = GENERATORS[method](rules, choose)
     if target.tens and method == "score_hand":
         params = in_tens(rules, params)
@@ -228,17 +244,12 @@ class Skipped:
     reason: str
 
 
-def ask(engine: Engine, method: str, params: dict[str, Any]) -> Any:
-    """The engine's answer in the model the questions are written in: the request translated
-    into the capabilities it declared and its answer read back, by the suite's own code
-    (``pinochle_judge.capabilities``); raises ``capabilities.Skip`` for a question its model
-    has no call for."""
-    declared = Capabilities.declared(engine.info)
-    if declared.is_default:
-        return engine.call(method, params)
-    translation = Translation(method, params, declared)
-    answer = engine.call(method, translation.params)
-    return translation.answer(answer) if isinstance(answer, dict) else answer
+def ask(engine: Engine, method: str, params: dict[str, Any]) -> dict[str, Any]:
+    """The engine's answer in the model the questions are written in, asked as the suite asks
+    a case (``pinochle_judge.engines.ModelledEngine``): the request translated into the
+    capabilities it declared and its answer read back; raises ``capabilities.Skip`` for a
+    question its model has no call for."""
+    return ModelledEngine(engine).call(method, params)
 
 
 @dataclass(frozen=True)
@@ -382,13 +393,26 @@ SHRINK_SECONDS = 5.0
 so far."""
 
 
+DERANDOMIZED = settings(derandomize=True)
+"""The parent of the shrinking settings: Hypothesis's search draws from a fixed seed, so the same
+recorded choices and the same answers shrink to the same reproducer on every run. (Given
+directly with a database, ``derandomize`` is refused; inherited, it only fixes the seed.)"""
+
+
 @dataclass(frozen=True)
 class ShrinkBudget:
-    """How much shrinking one disagreement may ask of the engine: a number of questions (which
-    makes a campaign with a fixed seed reproducible to the byte) and/or seconds."""
+    """How much shrinking one disagreement may ask of the engine: a number of questions, a
+    number of questions in a row that found no smaller reproducer, and/or seconds. Bounded by
+    counts alone (``seconds=None``, or seconds never reached), a campaign is reproducible to the
+    byte: the same seed and the same engine give the same reproducers (Hypothesis's search is
+    derandomized)."""
 
     questions: int | None = 300
     seconds: float | None = SHRINK_SECONDS
+    stall: int | None = 80
+    """Questions in a row that found no smaller question (``Disagreement.size``) after which
+    shrinking stops: past that, Hypothesis mostly rewrites a reproducer of the same size into
+    simpler choices, at a growing cost per question."""
 
 
 def shrink(
@@ -399,19 +423,24 @@ def shrink(
     bounds: Sequence[int] = (),
     budget: ShrinkBudget = ShrinkBudget(),
 ) -> Disagreement:
-    """The smallest question Hypothesis finds, starting from the recorded ``choices`` (of these
-    ``bounds``), on which the engine still disagrees with the reference about the same rule
-    (``Disagreement.key``): each distinct rule keeps its own reproducer. A whole hand is first
-    cut to its shortest failing action list (``shortest_cut``), so Hypothesis starts from there.
+    """The smallest question (``Disagreement.size``) Hypothesis finds, starting from the
+    recorded ``choices`` (of these ``bounds``), on which the engine still disagrees with the
+    reference about the same rule (``Disagreement.key``): each distinct rule keeps its own
+    reproducer. A whole hand is cut to its shortest failing action list (``shortest_cut``), a
+    whole game to the hand where the answers part (``cut_game``), without Hypothesis.
 
-    Once the budget is spent every new candidate is refused without asking the engine, so
-    Hypothesis stops at the smallest example accepted so far; no Hypothesis setting is patched.
+    Hypothesis's search is derandomized: the same choices and the same engine's answers give
+    the same reproducer. Once the budget is spent every new candidate is refused without asking
+    the engine, so Hypothesis stops at the smallest example accepted so far; no Hypothesis
+    setting is patched.
     """
     if found.question.method == "play_hand":
         # A whole hand is its shortest failing action list: Hypothesis would regenerate whole
         # hands for thousands of candidates once the budget is spent, to little gain.
         found, choices = shortest_cut(engine, found, target, choices, bounds)
         return cut_actions(engine, found)
+    if methods.method(found.question.method).shape == "game":
+        return cut_game(engine, found)
     database = InMemoryExampleDatabase()
     key = b"pinochle-fuzz"
     # One extra trailing choice: Hypothesis then sees the saved example as not yet shrunk.
@@ -419,10 +448,13 @@ def shrink(
     smallest = [found]
     accepted: set[str] = set()
     asked = [0]
+    stalled = [0]  # questions asked since the smallest reproducer last shrank
     began = time.perf_counter()
 
     def spent() -> bool:
         if budget.questions is not None and asked[0] >= budget.questions:
+            return True
+        if budget.stall is not None and stalled[0] >= budget.stall:
             return True
         return budget.seconds is not None and time.perf_counter() - began >= budget.seconds
 
@@ -435,11 +467,15 @@ def shrink(
             # for minutes. A BaseException is not a test failure to it: it ends the search.
             raise _Spent
         asked[0] += 1
+        stalled[0] += 1
         other = disagreement(engine, question)
         if other is None or other.key != found.key:
             return False
         accepted.add(text)
-        smallest[0] = other
+        if other.size < smallest[0].size:
+            stalled[0] = 0
+        if other.size <= smallest[0].size:
+            smallest[0] = other  # of one size, the later: simpler choices
         return True
 
     try:
@@ -447,6 +483,7 @@ def shrink(
             questions(found.question.method, target),
             same_bug,
             settings=settings(
+                DERANDOMIZED,
                 database=database,
                 phases=[Phase.reuse, Phase.shrink],
                 deadline=None,
@@ -470,32 +507,66 @@ def _cut_calls(engine: Engine, found: Disagreement) -> Disagreement:
         return found
     if not isinstance(calls, list) or where.index + 1 >= len(calls):
         return found
-    given = {**found.question.input, "calls": calls[: where.index + 1]}
-    other = disagreement(engine, dataclasses.replace(found.question, input=given, answer=None))
-    return other if other is not None and other.key == found.key else found
+    other = _same(engine, found, {**found.question.input, "calls": calls[: where.index + 1]})
+    return other if other is not None else found
 
 
 class _Spent(BaseException):
     """Raised inside Hypothesis's search once the shrink budget is spent, to end it at once."""
 
 
+def _same(engine: Engine, found: Disagreement, given: dict[str, Any]) -> Disagreement | None:
+    """The disagreement on ``found``'s question with input ``given`` (the reference answers it
+    afresh), if it is the same deviation."""
+    other = disagreement(engine, dataclasses.replace(found.question, input=given, answer=None))
+    return other if other is not None and other.key == found.key else None
+
+
 def cut_actions(engine: Engine, found: Disagreement) -> Disagreement:
-    """The whole-hand question with its action list cut to the shortest prefix that still
-    disagrees (bisection; the reference answers the cut question itself)."""
-    question = found.question
-    actions = question.input["actions"]
+    """The whole-hand question with its action list (a game's: its last hand's) cut to the
+    shortest prefix that still disagrees (bisection; the reference answers the cut question
+    itself)."""
+    given = found.question.input
+    game = methods.method(found.question.method).shape == "game"
+    actions = given["actions"][-1] if game else given["actions"]
     best, low, high = found, 0, len(actions)
     while low < high:
         cut = (low + high) // 2
-        shorter = dataclasses.replace(
-            question, input={**question.input, "actions": actions[:cut]}, answer=None
-        )
-        other = disagreement(engine, shorter)
-        if other is not None and other.key == found.key:
+        kept = [*given["actions"][:-1], actions[:cut]] if game else actions[:cut]
+        other = _same(engine, found, {**given, "actions": kept})
+        if other is not None:
             best, high = other, cut
         else:
             low = cut + 1
     return best
+
+
+def cut_game(engine: Engine, found: Disagreement) -> Disagreement:
+    """A game question cut to the hand where the answers part (the last when the charge does not
+    say): that hand alone, dealt first in a game from the scores carried to it, or failing that
+    the game up to it; then its action list cut (``cut_actions``)."""
+    given = found.question.input
+    hands, lists = given["hands"], given["actions"]
+    where = found.where
+    hand = where.hand if where is not None and where.hand is not None else len(hands) - 1
+    if not 0 <= hand < len(hands):
+        return found
+    candidates = []
+    before = found.expect.get("hands") or []
+    carried = before[hand - 1].get("scores") if 0 < hand <= len(before) else None
+    if hand > 0 and isinstance(carried, list):
+        dealer = (int(given["dealer"]) + hand) % 4
+        alone = {"hands": [hands[hand]], "actions": [lists[hand]]}
+        candidates.append({**given, "dealer": dealer, "scores": carried, **alone})
+    if hand + 1 < len(hands):
+        candidates.append({**given, "hands": hands[: hand + 1], "actions": lists[: hand + 1]})
+    best = found
+    for cut in candidates:
+        other = _same(engine, found, cut)
+        if other is not None:
+            best = other
+            break
+    return cut_actions(engine, best)
 
 
 def shortest_cut(

@@ -49,7 +49,8 @@ from reference_engine.cards import (
 from reference_engine.errors import IllegalAction
 from reference_engine.hand import HandState, Phase
 from reference_engine.variants import Rules
-from specdata import house, load_variant
+from specdata import house
+from specdata.variants import rules_read
 
 from .choices import Choose
 
@@ -233,9 +234,7 @@ def game_score(rules: Rules, choose: Choose) -> int:
     unit = rules.auction.unit
     mark = rules.bid_to_win if how == 2 and rules.bid_to_win else rules.target
     score = max(mark - unit * choose(8) + (unit if how == 3 else 0), -mark)
-    if house.past_target_refusable(
-        rules.variant, load_variant(rules.variant).rules_under(rules.options)
-    ):
+    if house.past_target_refusable(rules.variant, rules_read(rules.variant, rules.options)):
         # The game would have ended (ERRATA-SCORE-HAND-INPUTS, item 5): only double-deck
         # sides under bid-to-win stand past the target (ERRATA-PAST-TARGET).
         score = min(score, rules.target - 1)
@@ -478,6 +477,17 @@ def score_outcomes(rules: Rules) -> list[str]:
 def contracts(rules: Rules, count: int = 40) -> list[int]:
     """The ``count`` smallest contracts the variant's auction can produce (on the bid steps,
     from the opening minimum up: ERRATA-SCORE-HAND-INPUTS, item 1)."""
+    key = (rules.variant, tuple(sorted(rules.options.items())), count)
+    if key not in _CONTRACTS:
+        _CONTRACTS[key] = tuple(_contracts(rules, count))
+    return list(_CONTRACTS[key])
+
+
+_CONTRACTS: dict[tuple[str, tuple[tuple[str, str], ...], int], tuple[int, ...]] = {}
+"""``contracts`` per variant and options (a score question asks them; the rules never change)."""
+
+
+def _contracts(rules: Rules, count: int) -> list[int]:
     a = rules.auction
     found: list[int] = []
     bid = a.minimum
@@ -667,12 +677,19 @@ def ask_play_game(rules: Rules, choose: Choose) -> Input:
     passing clockwise and the scores carried over (from scores near the end of the game one time
     in four, below zero included), each played legally to its end, the last one possibly cut
     short, until a side wins or ``MAX_GAME_HANDS`` hands are played."""
+    return play_game_question(rules, choose)[0]
+
+
+def play_game_question(rules: Rules, choose: Choose) -> tuple[Input, list[HandState]]:
+    """``ask_play_game``'s input and the hands it played (the states the reference's answer is
+    read from, rather than replayed)."""
     dealer = choose(4)
     scores = (0, 0)
     if choose(4) == 3:
         scores = (game_score(rules, choose), below_zero(rules, choose) if choose(3) == 0 else 0)
     deals: list[list[list[str]]] = []
     lists: list[list[str]] = []
+    played: list[HandState] = []
     before = scores
     for k in range(1 + choose(MAX_GAME_HANDS)):
         hands = deal(shuffle(rules.deck_cards, choose), (dealer + k) % 4, rules.deal_packets)
@@ -687,10 +704,12 @@ def ask_play_game(rules: Rules, choose: Choose) -> Input:
             actions.append(text(action))
         deals.append([codes(sorted(h)) for h in hands])
         lists.append(actions)
+        played.append(state)
         if state.score is None or state.score.game_winner is not None:
             break
         before = state.score.scores
-    return {"dealer": dealer, "scores": list(scores), "hands": deals, "actions": lists}
+    given = {"dealer": dealer, "scores": list(scores), "hands": deals, "actions": lists}
+    return given, played
 
 
 WHOLE_HAND = "play_hand"

@@ -632,6 +632,11 @@ TOTAL = "total: "
 """How the run's count line starts (``pinochle test`` with several engines finds it by this)."""
 
 
+def _plural(count: int, noun: str) -> str:
+    """``noun`` as many of it as ``count`` says: one case, two cases, no cases."""
+    return noun if count == 1 else f"{noun}s"
+
+
 def total_summary(
     count: Count,
     known: int,
@@ -645,7 +650,8 @@ def total_summary(
     (``known`` failures listed, ``fixed`` listed ones passing now), the skipped and the not
     counted apart; then the rules tested."""
     return (
-        f"{TOTAL}{count.judged} cases judged ({count.judged_hand_worked} hand-worked, "
+        f"{TOTAL}{count.judged} {_plural(count.judged, 'case')} judged "
+        f"({count.judged_hand_worked} hand-worked, "
         f"{count.judged_derived} derived), {count.passed} passed"
         + (
             f" ({fixed} of them listed as known failures: fixed, they fail the run until "
@@ -657,7 +663,7 @@ def total_summary(
         + (f" ({known} of them known)" if known else "")
         + f"; {count.skipped} skipped"
         + (f", {count.not_counted} not counted" if count.not_counted else "")
-        + f"; {rules} rules tested: {failing} with a failure or error, "
+        + f"; {rules} {_plural(rules, 'rule')} tested: {failing} with a failure or error, "
         f"{passing} passing, {skipped_only} only skipped"
     )
 

@@ -2,7 +2,8 @@
 figures it may refuse (ERRATA-SCORE-HAND-INPUTS, one closed list for the suite and the fuzzer)
 and the rules its options switch off (no case of theirs can reach where they decide).
 
-Plain data in, plain answers out: the rules are read as ``Variant.rules_under`` gives them, so
+Plain data in, plain answers out: the rules are read as ``Variant.rules_under`` gives them
+(``rules_read``: read-only, made once per variant and options), so
 the runner (which never imports the rules) and the fuzzer share one list.
 """
 
@@ -11,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .variants import load_variant, option_defaults
+from .variants import option_defaults, rules_read
 
 RULES_OFF: dict[tuple[str, str], tuple[str, ...]] = {
     ("first_bidder", "left-of-dealer"): ("AUCTION-DEALER-OPENS",),
@@ -50,7 +51,7 @@ def score_outcomes(variant: str, options: Mapping[str, Any] | None = None) -> li
     """The outcomes a hand can have (ERRATA-SCORE-HAND-INPUTS, item 2): ``no_marriage`` and
     ``meld_short`` in double-deck only, ``thrown_in`` where a throw-in is played (not
     single-deck, not double-deck ``throw_in=none``)."""
-    rules = load_variant(variant).rules_under({k: str(v) for k, v in (options or {}).items()})
+    rules = rules_read(variant, {k: str(v) for k, v in (options or {}).items()})
     found = ["played"]
     if rules["scoring"]["throw_in"] != "none" and variant != "single-deck":
         found.append("thrown_in")
@@ -71,7 +72,7 @@ def refusable(variant: str, options: Mapping[str, Any], figures: Mapping[str, An
     fall under under ``options`` (an engine may refuse them or score them, so neither the suite
     nor the fuzzer asks them), or None."""
     chosen = {k: str(v) for k, v in options.items()}
-    rules = load_variant(variant).rules_under(chosen)
+    rules = rules_read(variant, chosen)
     game, auction = rules["game"], rules["auction"]
     contract, outcome = figures["contract"], figures["outcome"]
     bid_meld = figures["meld"][figures["bidder_team"]]

@@ -148,6 +148,21 @@ def load_variant(variant: str) -> Variant:
     return load_variant_file(path)
 
 
+def rules_read(variant: str, options: Mapping[str, str] | None = None) -> Mapping[str, Any]:
+    """``Variant.rules_under`` read-only (mappings and tuples), made once per variant file and
+    options: for readers that ask it for every case or question. KeyError as ``load_variant``."""
+    path = variant_path(variant)
+    if path is None:
+        raise KeyError(variant)
+    return _rules_read(path, tuple(sorted((options or {}).items())))
+
+
+@lru_cache(maxsize=512)
+def _rules_read(path: Path, chosen: tuple[tuple[str, str], ...]) -> Mapping[str, Any]:
+    rules: Mapping[str, Any] = _frozen(load_variant_file(path).rules_under(dict(chosen)))
+    return rules
+
+
 def option_choices(variant: str) -> dict[str, list[str]]:
     """The named options of a variant and the values each may take (default first)."""
     return {name: list(opt.values) for name, opt in load_variant(variant).options.items()}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Generator
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -39,13 +39,39 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items.sort(key=lambda item: rank[item.nodeid.split("::")[0]])
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> Generator[None, int, int]:
+    """``-n auto``: one worker more than xdist counts (a core each). Many slow tests wait on
+    child processes, engine timeouts and restarts rather than compute, and the extra worker runs
+    other tests meanwhile (the waiting modules and the fuzzer on 2 cores: 144 s with two
+    workers, 131 s with three). A count given in PYTEST_XDIST_AUTO_NUM_WORKERS is kept."""
+    count = yield
+    return count if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS") else count + 1
+
+
+REPORT_RUNS_USERS = (
+    "tests/test_engine_paths.py",
+    "tests/test_outcomes_unchanged.py",
+    "tests/test_report_schema.py",
+    "tests/test_site.py",
+)
+"""The test modules using the runs of tests/report_runs.py: under xdist they go to one worker
+together, which makes those runs once (each worker would make its own)."""
+
+
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
     """Under xdist, a module goes whole to one worker (its child runs and session fixtures are
-    made once, not once per worker), in the order collected (heaviest first, above)."""
+    made once, not once per worker), in the order collected (heaviest first, above); the
+    modules sharing the report runs (``REPORT_RUNS_USERS``) go together, as one."""
     from xdist.scheduler import LoadFileScheduling  # type: ignore[import-untyped]
 
+    class SharedRunsScheduling(LoadFileScheduling):  # type: ignore[misc]
+        def _split_scope(self, nodeid: str) -> str:
+            scope: str = super()._split_scope(nodeid)
+            return "tests/report_runs.py" if scope in REPORT_RUNS_USERS else scope
+
     config.option.loadscopereorder = False
-    return LoadFileScheduling(config, log)
+    return SharedRunsScheduling(config, log)
 
 
 _PREFETCHED: set[Callable[[], None]] = set()

@@ -155,6 +155,17 @@ def test_kinds_of_change() -> None:
     assert kind_of("failed", "failed") is None
 
 
+def test_a_case_declared_only_in_one_run_is_new_or_gone_not_changed(tmp_path: Path) -> None:
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    undeclared = report("1", {"c": ("PLAY-LEAD", "skipped")})
+    undeclared["cases"][TABLE + "c"]["undeclared"] = True
+    old.write_text(json.dumps(undeclared), encoding="utf-8")
+    new.write_text(json.dumps(report("2", {"c": ("PLAY-LEAD", "passed")})), encoding="utf-8")
+    assert [c.kind for c in compare(one_run(old), one_run(new)).cases] == ["new"]
+    assert [c.kind for c in compare(one_run(new), one_run(old)).cases] == ["gone"]
+    assert compare(one_run(old), one_run(old)).cases == ()
+
+
 def test_diff_names_each_change_per_case_and_rule_and_gates_regressions(
     runs: tuple[Path, Path], capsys: pytest.CaptureFixture[str]
 ) -> None:

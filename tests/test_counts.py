@@ -69,6 +69,15 @@ def test_the_terminal_and_the_badge_say_the_same_count(tmp_path: Path) -> None:
     assert "404/438 passed" in words and colour == BADGE_COLOURS["failed"]
 
 
+def test_the_count_says_one_case_and_one_rule_in_the_singular() -> None:
+    one = Count.of({"passed": 1, "failed": 0, "errored": 0, "skipped": 0}, {}, 0)
+    line = wording.total_summary(one, 0, 0, 1, 0, 1, 0)
+    assert line.startswith("total: 1 case judged (1 hand-worked, 0 derived), 1 passed")
+    assert "; 1 rule tested: 0 with a failure or error, 1 passing" in line
+    two = wording.total_summary(one, 0, 0, 2, 0, 2, 0)
+    assert "; 2 rules tested:" in two
+
+
 def test_a_badge_is_green_when_nothing_failed_or_errored_whatever_was_skipped(
     tmp_path: Path,
 ) -> None:

@@ -20,6 +20,7 @@ from pinochle_adapters.client import Engine, load_server, open_engine, open_in_p
 from pinochle_adapters.reference import ReferenceEngine
 from pinochle_fuzz import campaign, cli
 from pinochle_fuzz.campaign import Disagreement
+from pinochle_fuzz.cases import write_case
 from pinochle_fuzz.questions import Question, refusable
 from pinochle_judge.cases import load_table
 from reference_engine.variants import load_rules
@@ -159,6 +160,48 @@ def test_same_seed_asks_the_same_questions() -> None:
     other = list(campaign.asked_questions(targets, methods, seed=6, rounds=6))
     assert [q.params for q in asked] == [q.params for q in again]
     assert [q.params for q in asked] != [q.params for q in other]
+
+
+def test_same_seed_and_engine_write_byte_identical_reproducers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shrinking is derandomized: two campaigns with one seed against one engine write the same
+    case file, byte for byte (with seed 6, an unseeded search ends on another trick almost every
+    run)."""
+    monkeypatch.chdir(tmp_path)
+    written = []
+    for _ in range(2):
+        with engine_of("last_seat_never_wins") as engine:
+            assert engine.info is not None
+            targets = campaign.targets(engine.info, ["online"])
+            report = campaign.run(
+                engine,
+                targets,
+                ["trick_winner"],
+                6,
+                hands=500,
+                shrink_budget=SHRINK,
+                max_findings=1,
+            )
+        (finding,) = report.findings
+        path = write_case(finding.disagreement, Path("out"), "engine", 6, in_process=True)
+        written.append(path.read_bytes())
+        path.unlink()
+    assert written[0] == written[1]
+
+
+@pytest.mark.parametrize("method", ["play_hand", "play_game"])
+def test_answers_read_from_the_generators_hands_are_the_references_replay(method: str) -> None:
+    """Whole hands and games carry the reference's answer read from the states the generator
+    played: it is the answer the reference gives replaying the question's params."""
+    info = {
+        "variants": [{"id": "double-deck"}, {"id": "online", "options": {"rounds": ["off", "5"]}}],
+        "methods": [method],
+    }
+    targets = campaign.targets(info)
+    for q in campaign.asked_questions(targets, [method], seed=SEED, rounds=40):
+        assert q.answer is not None
+        assert q.answer == getattr(ReferenceEngine(), method)(q.params), q.params
 
 
 def test_only_declared_variants_options_and_methods_are_asked() -> None:
@@ -421,6 +464,26 @@ def test_whole_hand_only_engine_without_over_trumping_is_found() -> None:
         )
         assert report.findings, report.rules
         assert report.findings[0].disagreement.rule == "PLAY-OVERTRUMP"
+
+
+@pytest.mark.slow
+def test_game_reproducer_is_the_hand_where_the_answers_part() -> None:
+    """play_game, a set costing the bidders nothing, met in the second hand of a game of three
+    from 0-0 (seed 2): the reproducer is that hand alone, dealt first from the scores carried to
+    it, its action list cut where the hand is scored (one action fewer agrees)."""
+    command = f"{sys.executable} -m tests.whole_hand_engines set-costs-nothing"
+    with open_engine(command) as engine:
+        assert engine.info is not None
+        targets = campaign.targets(engine.info)
+        report = campaign.run(
+            engine, targets, ["play_game"], 2, hands=10, shrink_budget=SHRINK, max_findings=1
+        )
+        assert report.findings, report.rules
+        found = report.findings[0].disagreement
+        assert (found.question.method, found.rule) == ("play_game", "SCORE-SET")
+        given = found.question.input
+        assert len(given["hands"]) == 1 and given["scores"] != [0, 0], given["scores"]
+        assert agrees_with(engine, found, actions=[given["actions"][0][:-1]])
 
 
 def test_shrinking_seeds_hypothesis_through_its_database_format() -> None:

@@ -230,3 +230,16 @@ def test_the_circle_check_sees_a_type_only_circle(monkeypatch: pytest.MonkeyPatc
 
     monkeypatch.setattr(f"{__name__}.imports_of", probe)
     assert any({"pinochle_judge.notation", "pinochle_judge.wording"} <= set(c) for c in circles())
+
+
+def test_the_modules_sharing_the_report_runs_go_to_one_xdist_worker() -> None:
+    """tests/conftest.py sends the test modules using tests/report_runs.py to one worker
+    together, so the two whole-suite runs are made once: its list is every such module."""
+    from tests.conftest import REPORT_RUNS_USERS
+
+    users = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "tests").glob("test_*.py"))
+        if _hits(imports_of(path), "tests.report_runs")
+    }
+    assert users and set(REPORT_RUNS_USERS) == users

@@ -109,12 +109,12 @@ def _passed(run: EngineRun, rule: str) -> str:
 
 def kind_of(old: str | None, new: str | None) -> str | None:
     """How one case changed between outcomes ``old`` and ``new`` (None: absent), or None."""
+    if old == new:
+        return None
     if old is None:
         return "new"
     if new is None:
         return "gone"
-    if old == new:
-        return None
     if old == "passed" and new in BAD:
         return "broke"
     if old in BAD and new == "passed":
@@ -135,7 +135,11 @@ def compare(old: EngineRun, new: EngineRun) -> RunDiff:
 
 
 def _outcome(verdict: dict[str, Any] | None) -> str | None:
-    return None if verdict is None else str(verdict.get("outcome"))
+    """A case's outcome; None when absent, or undeclared (a variant or method the engine did not
+    declare is not counted: a case it declares later is new, one it stops declaring is gone)."""
+    if verdict is None or verdict.get("undeclared"):
+        return None
+    return str(verdict.get("outcome"))
 
 
 def one_run(path: Path) -> EngineRun:
