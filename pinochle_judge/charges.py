@@ -25,7 +25,7 @@ from . import methods, wording
 from .compare import TotalsOnly, compare_at
 from .diagnosis import KEPT, Charge, applies, charge_case, precedes
 from .methods import Shape
-from .verdicts import Where
+from .verdicts import ChargeKind, Where
 
 Decision = Mapping[str, Any]
 """One point of the reference's answer with its deciding rule (JSON, see the module doc)."""
@@ -116,7 +116,14 @@ def charge(
     if found is None:
         fallback = charge_case(method, dict(params), dict(expect), dict(answer), rule, uses, detail)
         kept = tuple(r for r in fallback.rules if applies(r, variant)) or fallback.rules
-        return Charge(kept, fallback.at, fallback.detail, fallback.where, fallback.ambiguous)
+        return Charge(
+            kept,
+            fallback.at,
+            fallback.detail,
+            fallback.where,
+            fallback.ambiguous,
+            kind=fallback.kind,
+        )
     named = tuple(
         r for r in dict.fromkeys(found.rules) if applies(r, variant) and RULE_ID.fullmatch(r)
     )
@@ -127,7 +134,25 @@ def charge(
         found.where,
         found.ambiguous and len(named) > 1,
         tuple(r for r in found.kept if r in named),
+        kind=kind_of(found.where),
     )
+
+
+def kind_of(where: Where) -> ChargeKind:
+    """What a traced place is (``verdicts.ChargeKind``), from its data: a call, a field or the
+    meld total of a case asking one question; a point of a hand (a game's included): an action,
+    a trick, a seat's or a team's meld, a field of a played answer. (``wording.charge_at`` words
+    the same places; ``tests/test_charge_kinds.py`` keeps the two in step.)"""
+    shape = methods.method(where.method).shape
+    if where.hand is not None:
+        return "point"
+    if where.index is not None and where.field in ("call", "action"):
+        return "call" if where.field == "call" and shape != "tricks" else "point"
+    if where.trick is not None or (where.seat is not None and where.field == "meld"):
+        return "point"
+    if where.field == "team_meld" or shape in methods.PLAYED_SHAPES:
+        return "point"
+    return "meld total" if shape == "meld" else "field"
 
 
 Finder = Callable[

@@ -15,7 +15,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Any
+from typing import Any, get_args
 
 from specdata import AUCTION_PRECEDENCE, RULE_ID
 
@@ -23,7 +23,7 @@ from . import blame, methods, wording
 from .blame import MELD_ITEM_RULE
 from .compare import Answer, TotalsOnly, compare_at, meld_diff
 from .methods import WHOLE_SHAPES, Shape
-from .verdicts import ChargeEntry, Evidence, OwnCases, SuspectEntry, Where
+from .verdicts import ONE_QUESTION, ChargeEntry, ChargeKind, Evidence, OwnCases, SuspectEntry, Where
 
 MELD_ITEMS = "meld items"
 """Where a meld answer differs when its items do (charged to the items' rules)."""
@@ -35,6 +35,8 @@ FIELD = "field "
 """How a charge of a case asking one question names the field that first differs
 (``field min_bid``, ``field delta (team 1)``)."""
 MELD_TOTAL = "meld total"
+ENGINE_ERROR = "engine error"
+"""Where an engine error is charged (no answer to place)."""
 """Where a meld answer differs when the engine reports totals only (capability meld: totals)."""
 FORCED_PASSES = 3
 """Three passes with no bid: the fourth to speak is forced (AUCTION-DEALER-FORCED)."""
@@ -63,9 +65,14 @@ class Charge:
     kept: tuple[str, ...] = ()
     """The rules named for a meld the rules keep from counting (a near miss the engine may
     count): the passing answers that speak for them are those with the same near miss."""
+    kind: ChargeKind = field(kw_only=True)
+    """What the place is, as data (``verdicts.ChargeKind``): what the diagnosis reads, never
+    ``at``'s words."""
 
     def as_dict(self) -> ChargeEntry:
-        entry = ChargeEntry(rule=self.rules[0], also=list(self.rules[1:]), at=self.at)
+        entry = ChargeEntry(
+            rule=self.rules[0], also=list(self.rules[1:]), at=self.at, kind=self.kind
+        )
         if self.detail:
             entry["detail"] = self.detail
         if self.where is not None:
@@ -84,14 +91,32 @@ class Charge:
         where = None
         if isinstance(place, Mapping):
             where = Where(**{k: v for k, v in place.items() if k in Where.__dataclass_fields__})
+        at = str(raw.get("at", ""))
+        kind = raw.get("kind")
         return cls(
             rules,
-            str(raw.get("at", "")),
+            at,
             str(raw.get("detail", "")),
             where,
             bool(raw.get("ambiguous", False)),
             tuple(map(str, raw.get("kept", []))),
+            kind=kind if kind in CHARGE_KINDS else kind_of_an_older_report(at),
         )
+
+
+CHARGE_KINDS: frozenset[str] = frozenset(get_args(ChargeKind))
+
+
+def kind_of_an_older_report(at: str) -> ChargeKind:
+    """The kind of a charge read from a report written before charges carried their kind: from
+    the words of its place, the one reading of them (every charge built now carries its kind)."""
+    if at in ("answer", MELD_ITEMS, MELD_TOTAL):
+        return "answer" if at == "answer" else ("meld items" if at == MELD_ITEMS else "meld total")
+    if at.startswith(CALL):
+        return "call"
+    if at.startswith(FIELD):
+        return "field"
+    return "error" if at == ENGINE_ERROR else "point"
 
 
 @dataclass(frozen=True)
@@ -224,6 +249,9 @@ def _refusal(
             return "the deal"
         return f"{what} {int(i)} ({actions[int(i)]})" if i < len(actions) else f"{what} {int(i)}"
 
+    def kind_at(i: float) -> ChargeKind:
+        return "call" if not by_kind and i >= 0 else "point"
+
     first_call = 0 if actions else None
     if a < e:  # the engine refused an action the rules allow
         assert answered is not None
@@ -236,7 +264,7 @@ def _refusal(
             # it (any card of the suit once the trick is trumped) is what the engine misreads.
             own = (blame.TRUMPED_TRICK, *own)
         rules = tuple(dict.fromkeys((*own, *(kind if by_kind else ()))))
-        return Charge(rules or kind, name(a), wording.charge_refused(said))
+        return Charge(rules or kind, name(a), wording.charge_refused(said), kind=kind_at(a))
     assert expected is not None
     rule = str(expected.get("rule") or "")
     if e < a:  # the engine accepted an action the rules refuse
@@ -245,6 +273,7 @@ def _refusal(
             _said_rules(rule, where, first_call) or (rule,),
             name(e),
             wording.CHARGE_ACCEPTED,
+            kind=kind_at(e),
         )
     said = str((answered or {}).get("rule") or "")
     if said != rule and RULE_ID.fullmatch(rule):
@@ -253,8 +282,8 @@ def _refusal(
         if precedes(said, rule):
             # The engine stopped at a rule checked before the expected one: the engine's reason
             # is what differs. The expected rule was never reached, so it is not named.
-            return Charge(_said_rules(said, where, first_call), name(e), detail)
-        return Charge((rule,), name(e), detail)
+            return Charge(_said_rules(said, where, first_call), name(e), detail, kind=kind_at(e))
+        return Charge((rule,), name(e), detail, kind=kind_at(e))
     return None
 
 
@@ -303,10 +332,10 @@ def _state_divergence(expect: Answer, answer: Answer, rules: Sequence[str]) -> C
     table does not know is charged to the case's rule."""
     found = blame.hand_divergence(expect, answer, rules)
     if found is not None:
-        return Charge(found.rules, found.at, found.detail)
+        return Charge(found.rules, found.at, found.detail, kind="point")
     for key in expect:
         if expect[key] != answer.get(key):
-            return Charge((rules[0],), key, "")
+            return Charge((rules[0],), key, "", kind="point")
     return None
 
 
@@ -328,7 +357,9 @@ def charge_case(
         return found
     # A whole hand or game that differs where no divergence is placed (a scenario's step that
     # checks a field the charge does not see) accuses its rule only as a whole hand does.
-    return Charge((rule,), HAND if record.shape in WHOLE_SHAPES else "answer", detail)
+    if record.shape in WHOLE_SHAPES:
+        return Charge((rule,), HAND, detail, kind="point")
+    return Charge((rule,), "answer", detail, kind="answer")
 
 
 Untraced = Callable[[Answer, Answer, Answer, str, Sequence[str]], Charge | None]
@@ -405,11 +436,11 @@ def game_divergence(
                 continue
             if "dealer" in want and want["dealer"] != got.get("dealer"):
                 detail = wording.charge_dealer(want["dealer"], got.get("dealer"))
-                return Charge(("DEAL-ROTATION",), f"hand {k + 1} dealer", detail)
+                return Charge(("DEAL-ROTATION",), f"hand {k + 1} dealer", detail, kind="point")
             actions = lists[k] if k < len(lists) else []
             found = hand_divergence(want, got, actions, rule, uses)
             if found is not None:
-                return Charge(found.rules, f"hand {k + 1} {found.at}", found.detail)
+                return _in_hand(k, found)
     refused = _game_refusal(expect.get("first_illegal"), answer.get("first_illegal"), lists)
     if refused is not None:
         return refused
@@ -421,14 +452,15 @@ def game_divergence(
     shown = wording.charge_differs
     if differs("scores"):
         found_rules = _family(rules, ("SCORE-", "GAME-"), ["SCORE-MADE", "SCORE-SET"])
-        return Charge(found_rules, "scores", shown(expect["scores"], answer.get("scores")))
+        detail = shown(expect["scores"], answer.get("scores"))
+        return Charge(found_rules, "scores", detail, kind="point")
     if differs("game_winner"):
         found_rules = _family(rules, ("GAME-",), ["GAME-TARGET"])
         winner = shown(expect["game_winner"], answer.get("game_winner"))
-        return Charge(found_rules, "game winner", winner)
+        return Charge(found_rules, "game winner", winner, kind="point")
     if differs("next_dealer"):
         dealer = shown(expect["next_dealer"], answer.get("next_dealer"))
-        return Charge(("DEAL-ROTATION", "GAME-TARGET"), "next dealer", dealer)
+        return Charge(("DEAL-ROTATION", "GAME-TARGET"), "next dealer", dealer, kind="point")
     return None
 
 
@@ -447,9 +479,12 @@ def _game_refusal(want: object, got: object, lists: Sequence[Sequence[str]]) -> 
     actions = lists[hand] if hand < len(lists) else []
     mine = [x if hand_of(x) == hand else None for x in (want, got)]
     found = _refusal(_object(mine[0]), _object(mine[1]), [str(a) for a in actions])
-    return (
-        None if found is None else Charge(found.rules, f"hand {hand + 1} {found.at}", found.detail)
-    )
+    return None if found is None else _in_hand(hand, found)
+
+
+def _in_hand(hand: int, found: Charge) -> Charge:
+    """A hand's charge as the game's: the same rules, placed in that hand (0-based)."""
+    return Charge(found.rules, f"hand {hand + 1} {found.at}", found.detail, kind="point")
 
 
 def _call_text(call: object) -> str:
@@ -541,7 +576,8 @@ def auction_state_divergence(
             found = ("AUCTION-HIGHER",)
         else:
             found = ("AUCTION-STEP",)
-        return Charge(found, f"{FIELD}{key}", wording.charge_differs(want, got, quoted=True))
+        detail = wording.charge_differs(want, got, quoted=True)
+        return Charge(found, f"{FIELD}{key}", detail, kind="field")
     return None
 
 
@@ -610,7 +646,7 @@ def score_divergence(
         return [*found, *(r for r in rules if r.startswith(score_rules)), *plain]
 
     def charge(key: str, found: Sequence[str], detail: str) -> Charge:
-        return Charge(tuple(dict.fromkeys(found)), f"{FIELD}{key}", detail)
+        return Charge(tuple(dict.fromkeys(found)), f"{FIELD}{key}", detail, kind="field")
 
     if "made" in expect and not _same(expect["made"], answer.get("made")):
         detail = wording.charge_differs(expect["made"], answer.get("made"), quoted=True)
@@ -625,13 +661,13 @@ def score_divergence(
     if "scores" in expect and not _same(expect["scores"], answer.get("scores")):
         detail = wording.charge_differs(expect["scores"], answer.get("scores"))
         found = _family(rules, ("GAME-ROUNDS", "GAME-TARGET"), ["GAME-TARGET"])
-        return Charge(found, f"{FIELD}scores", detail)
+        return Charge(found, f"{FIELD}scores", detail, kind="field")
     if "game_winner" in expect and not _same(expect["game_winner"], answer.get("game_winner")):
         found = _family(rules, ("GAME-",), ["GAME-TARGET"])
         detail = wording.charge_differs(
             expect["game_winner"], answer.get("game_winner"), quoted=True
         )
-        return Charge(found, f"{FIELD}game winner", detail)
+        return Charge(found, f"{FIELD}game winner", detail, kind="field")
     return None
 
 
@@ -657,6 +693,7 @@ def meld_divergence(expect: Answer, answer: Answer, rule: str) -> Charge | None:
             tuple(dict.fromkeys([rule, *named])),
             MELD_TOTAL,
             wording.charge_melds_worth(worth, got.total),
+            kind="meld total",
         )
     diff = meld_diff([w for w in want if isinstance(w, Mapping)], got)
     wrong = [*diff.missing, *diff.unexpected]
@@ -666,7 +703,8 @@ def meld_divergence(expect: Answer, answer: Answer, rule: str) -> Charge | None:
     ids = sorted({str(m.get("id")) for m in wrong})
     # The case's own rule first when its own item is wrong; else the items' rules, then its own.
     rules = (rule, *named) if rule in named else (*named, rule)
-    return Charge(tuple(dict.fromkeys(rules)), MELD_ITEMS, wording.charge_meld_items(ids))
+    detail = wording.charge_meld_items(ids)
+    return Charge(tuple(dict.fromkeys(rules)), MELD_ITEMS, detail, kind="meld items")
 
 
 def _total_divergence(
@@ -685,6 +723,7 @@ def _total_divergence(
         tuple(dict.fromkeys([*surplus, rule, *others])),
         MELD_TOTAL,
         wording.charge_meld_total(want, got),
+        kind="meld total",
     )
 
 
@@ -696,9 +735,9 @@ def _direct_rule(o: Outcome) -> str | None:
     hand) accuses its own rule, or the rule of the call or meld item its answer got wrong; any
     answer the reference's trace placed (a point of a whole hand included) accuses the rule
     that decided that point."""
-    if o.charge is None or o.charge.at == "answer":
+    if o.charge is None or o.charge.kind == "answer":
         return o.rule
-    if _plain_at(o.charge.at) or (o.charge.where is not None and not o.charge.ambiguous):
+    if o.charge.kind in ONE_QUESTION or (o.charge.where is not None and not o.charge.ambiguous):
         return o.charge.rules[0]
     return None
 
@@ -706,12 +745,7 @@ def _direct_rule(o: Outcome) -> str | None:
 def _ambiguous(charge: Charge) -> bool:
     """A charge naming several rules none of which the answer singles out (a meld total of an
     engine reporting no items): it counts against none of them as a failure of its own."""
-    return charge.ambiguous or (charge.at == MELD_TOTAL and len(charge.rules) > 1)
-
-
-def _plain_at(at: str) -> bool:
-    """Whether a charge comes from a case asking one question (not a whole hand)."""
-    return at in ("answer", MELD_ITEMS, MELD_TOTAL) or at.startswith((CALL, FIELD))
+    return charge.ambiguous or (charge.kind == "meld total" and len(charge.rules) > 1)
 
 
 def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
@@ -739,9 +773,9 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
     for o in items:
         if o.status not in convicting:
             continue
-        charge = o.charge or Charge((o.rule,), "engine error", "")
+        charge = o.charge or Charge((o.rule,), ENGINE_ERROR, "", kind="error")
         named = list(charge.rules)
-        if charge.at == "answer":
+        if charge.kind == "answer":
             # A wrong answer of a plain case may come from a rule it relies on that fails its own
             # cases too: that rule shares the charge.
             named += [u for u in o.uses if own_failed[u]]
@@ -783,7 +817,7 @@ def diagnose(outcomes: Iterable[Outcome]) -> list[SuspectEntry]:
         s.covered = covered[r + KEPT] if near else covered[r]
         # Evidence that names the rule first, from a case asking one question, is quoted first.
         s.evidence = sorted(
-            s.evidence, key=lambda ev: (ev["rule"] != r, not _plain_at(str(ev["at"])))
+            s.evidence, key=lambda ev: (ev["rule"] != r, ev.get("kind") not in ONE_QUESTION)
         )[:EVIDENCE_LIMIT]
     return [s.as_dict() for s in _explained_order(list(suspects.values()), charged)]
 

@@ -5,7 +5,7 @@ diagnosis that fills them and the wording that shows them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import NotRequired, TypedDict
+from typing import Literal, NotRequired, TypedDict
 
 
 class OwnCases(TypedDict):
@@ -54,6 +54,17 @@ class Where:
         return entry
 
 
+ChargeKind = Literal["answer", "call", "field", "meld items", "meld total", "point", "error"]
+"""What a charge's place is: the whole answer of a case asking one question (``answer``), a call
+of an auction, a field of an answer to one question, the meld items or the meld total of a meld
+answer; a point of a whole hand or game (``point``); an engine error (``error``)."""
+
+ONE_QUESTION: frozenset[ChargeKind] = frozenset(
+    ("answer", "call", "field", "meld items", "meld total")
+)
+"""The kinds of place of a case asking one question (not a whole hand or game)."""
+
+
 class ChargeEntry(TypedDict):
     """A charge as the report carries it (``Charge.as_dict``)."""
 
@@ -64,6 +75,8 @@ class ChargeEntry(TypedDict):
     where: NotRequired[WhereEntry]
     ambiguous: NotRequired[bool]
     kept: NotRequired[list[str]]
+    kind: NotRequired[ChargeKind]
+    """Absent from reports written before charges carried it (``Charge.from_dict``)."""
 
 
 class Evidence(ChargeEntry):

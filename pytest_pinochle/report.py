@@ -288,7 +288,7 @@ class Reporter:
                     case.method, sent, judged, answer, traced, case.rule, case.uses, detail
                 )
             except Exception:  # an answer of an unforeseen shape: the verdict stands without it
-                charge = Charge((case.rule,), "answer", detail)
+                charge = Charge((case.rule,), "answer", detail, kind="answer")
             report.user_properties.append((CHARGE_PROPERTY, json.dumps(charge.as_dict())))
         elif call.excinfo.errisinstance(RuleMismatch):
             found = _scenario_charge(item)

@@ -152,11 +152,17 @@ def test_a_total_alone_convicts_no_item_rule_whose_own_cases_pass() -> None:
     # A run case's total is off (the engine's run is wrong); a case testing the arounds, whose
     # total holds a run too, fails with it. The arounds' other cases pass: they are cleared, and
     # the run takes that failure.
-    total = Charge(("MELD-AROUNDS", "MELD-RUN"), "meld total", "")
+    total = Charge(("MELD-AROUNDS", "MELD-RUN"), "meld total", "", kind="meld total")
     outcomes = [
         Outcome("a1", "failed", "MELD-AROUNDS", (), total),
         *(Outcome(f"a{n}", "passed", "MELD-AROUNDS") for n in range(2, 9)),
-        Outcome("r1", "failed", "MELD-RUN", (), Charge(("MELD-RUN",), "meld total", "")),
+        Outcome(
+            "r1",
+            "failed",
+            "MELD-RUN",
+            (),
+            Charge(("MELD-RUN",), "meld total", "", kind="meld total"),
+        ),
         Outcome("r2", "passed", "MELD-RUN"),
     ]
     found = diagnose(outcomes)

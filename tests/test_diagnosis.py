@@ -89,7 +89,7 @@ def test_a_plain_case_is_charged_to_its_own_rule() -> None:
 
 
 def outcome(node: str, status: str, rule: str, charged: str | None = None) -> Outcome:
-    charge = Charge((charged,), "trick 1 winner", "") if charged else None
+    charge = Charge((charged,), "trick 1 winner", "", kind="point") if charged else None
     return Outcome(node, status, rule, (), charge)
 
 
@@ -193,7 +193,7 @@ def test_a_meld_item_reported_wrong_is_charged_to_that_items_rule() -> None:
 
 
 def test_a_meld_item_charge_is_direct_evidence_for_the_items_rule() -> None:
-    item = Charge(("MELD-ROYAL-MARRIAGE", "MELD-RUN"), "meld items", "")
+    item = Charge(("MELD-ROYAL-MARRIAGE", "MELD-RUN"), "meld items", "", kind="meld items")
     outcomes = [
         Outcome("r1", "failed", "MELD-RUN", (), item),
         Outcome("r2", "failed", "MELD-RUN", (), item),
@@ -219,8 +219,8 @@ def test_a_cascade_explained_by_the_first_suspect_does_not_outrank_the_second_bu
     # Bug 1: a plain marriage counted in trumps. Meld cases of other rules fail with it (their
     # charge names the marriage), and so do scenarios checking a total only (the engine
     # reports a marriage among its items). Bug 2: no last-trick bonus, 3 of its 5 cases.
-    marriage = Charge(("MELD-MARRIAGE", "MELD-RUN"), "meld items", "")
-    total = Charge(("MELD-ROUNDHOUSE", "MELD-MARRIAGE"), "meld total", "")
+    marriage = Charge(("MELD-MARRIAGE", "MELD-RUN"), "meld items", "", kind="meld items")
+    total = Charge(("MELD-ROUNDHOUSE", "MELD-MARRIAGE"), "meld total", "", kind="meld total")
     outcomes = [
         *(Outcome(f"m{n}", "failed", "MELD-MARRIAGE") for n in range(3)),
         *(Outcome(f"mp{n}", "passed", "MELD-MARRIAGE") for n in range(10)),
@@ -242,8 +242,12 @@ def test_a_rule_failing_only_where_the_first_suspect_is_charged_first_is_explain
     # rule after the minimum (what decides the least bid), and a bid off the step is refused as
     # below the minimum. A second deviation, the forced bid, fails cases of its own.
     # Placed by the reference's trace, as the suite charges them: every rule named decided it.
-    least = Charge(("AUCTION-OPENING-MIN", "AUCTION-STEP"), "field min_bid", "", TRACED)
-    forced = Charge(("AUCTION-DEALER-FORCED", "AUCTION-END"), "field contract", "", TRACED)
+    least = Charge(
+        ("AUCTION-OPENING-MIN", "AUCTION-STEP"), "field min_bid", "", TRACED, kind="field"
+    )
+    forced = Charge(
+        ("AUCTION-DEALER-FORCED", "AUCTION-END"), "field contract", "", TRACED, kind="field"
+    )
     outcomes = [
         *(Outcome(f"o{n}", "failed", "AUCTION-OPENING-MIN", (), least) for n in range(3)),
         *(Outcome(f"op{n}", "passed", "AUCTION-OPENING-MIN") for n in range(3)),
@@ -264,8 +268,12 @@ def test_a_rule_failing_only_where_the_first_suspect_is_charged_first_is_explain
 def test_a_second_bug_whose_failures_also_name_the_first_is_never_explained_away() -> None:
     # Every failing case of the step rule also names the minimum, but charged to the step rule
     # first: the step rule is a suspect of its own, whatever the minimum's cases explain.
-    least = Charge(("AUCTION-OPENING-MIN", "AUCTION-STEP"), "field min_bid", "", TRACED)
-    step = Charge(("AUCTION-STEP", "AUCTION-OPENING-MIN"), "field min_bid", "", TRACED)
+    least = Charge(
+        ("AUCTION-OPENING-MIN", "AUCTION-STEP"), "field min_bid", "", TRACED, kind="field"
+    )
+    step = Charge(
+        ("AUCTION-STEP", "AUCTION-OPENING-MIN"), "field min_bid", "", TRACED, kind="field"
+    )
     outcomes = [
         *(Outcome(f"o{n}", "failed", "AUCTION-OPENING-MIN", (), least) for n in range(4)),
         *(Outcome(f"s{n}", "failed", "AUCTION-STEP", (), step) for n in range(2)),

@@ -126,7 +126,7 @@ def test_passing_answers_clear_a_rule_they_exercise() -> None:
     them often: the other comes first (Ochiai over the trace spectrum)."""
     from pinochle_judge.diagnosis import Charge
 
-    alike = Charge(("MELD-RUN", "MELD-DIX"), "seat 0 meld", "", None, True)
+    alike = Charge(("MELD-RUN", "MELD-DIX"), "seat 0 meld", "", None, True, kind="point")
     outcomes = [
         Outcome("f1", "failed", "SCORE-MADE", (), alike),
         Outcome("f2", "failed", "SCORE-MADE", (), alike),
