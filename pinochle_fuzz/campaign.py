@@ -51,7 +51,6 @@ from .oracle import (
 from .questions import (
     GENERATORS,
     MAX_LIMIT,
-    WHOLE_HAND,
     Question,
     in_tens,
     play_game_question,
@@ -176,10 +175,11 @@ def generate(method: str, target: Target, choose: Choose) -> Question:
     """The question ``choose`` makes for ``method`` about ``target``."""
     options = choose_options(target, choose)
     rules = load_rules(target.variant, options)
-    if method == WHOLE_HAND:
+    shape = methods.method(method).shape
+    if shape == "hand":
         params, played, extra = play_hand_question(rules, choose)
         return Question(method, target.variant, options, params, played_answer(played, extra))
-    if methods.method(method).shape == "game":
+    if shape == "game":
         # The reference's answer read from the hands the generator played, not replayed.
         params, hands = play_game_question(rules, choose)
         start = (params["scores"][0], params["scores"][1])
@@ -434,12 +434,13 @@ def shrink(
     the engine, so Hypothesis stops at the smallest example accepted so far; no Hypothesis
     setting is patched.
     """
-    if found.question.method == "play_hand":
+    shape = methods.method(found.question.method).shape
+    if shape == "hand":
         # A whole hand is its shortest failing action list: Hypothesis would regenerate whole
         # hands for thousands of candidates once the budget is spent, to little gain.
         found, choices = shortest_cut(engine, found, target, choices, bounds)
         return cut_actions(engine, found)
-    if methods.method(found.question.method).shape == "game":
+    if shape == "game":
         return cut_game(engine, found)
     database = InMemoryExampleDatabase()
     key = b"pinochle-fuzz"
@@ -597,18 +598,19 @@ def shortest_cut(
 # --- a campaign -------------------------------------------------------------------------------
 
 
-DEALT = ("play_hand", "play_game")
-"""Methods whose question holds a whole deal (a game's first hand at least) however shrunk."""
+DEALT = ("hand", "game")
+"""Shapes of questions that hold a whole deal (a game's first hand at least) however shrunk."""
 
 
 def least_size(question: Question) -> int:
     """A floor under the size of any question shrinking can make from ``question``
     (``Disagreement.size``): a whole hand or game keeps a whole deal, the variant's deck in four
     hands, whose text is as long in every deal."""
-    if question.method not in DEALT:
+    shape = methods.method(question.method).shape
+    if shape not in DEALT:
         return 0
     hands = question.input["hands"]
-    deal = hands[0] if question.method == "play_game" else hands
+    deal = hands[0] if shape == "game" else hands
     return len(json.dumps(deal, sort_keys=True, default=str))
 
 

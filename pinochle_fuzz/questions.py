@@ -712,10 +712,6 @@ def play_game_question(rules: Rules, choose: Choose) -> tuple[Input, list[HandSt
     return given, played
 
 
-WHOLE_HAND = "play_hand"
-"""The method whose generator also returns the hand it played (``play_hand_question``)."""
-
-
 def _generators() -> dict[str, Callable[[Rules, Choose], Input]]:
     """Each fuzzed method's generator, named by its record (``pinochle_judge.methods``)."""
     found: dict[str, Callable[[Rules, Choose], Input]] = {}
@@ -727,7 +723,7 @@ def _generators() -> dict[str, Callable[[Rules, Choose], Input]]:
                 f"{record.name}: its record names the fuzz generator {record.fuzz.generator!r}, "
                 "which pinochle_fuzz/questions.py does not define"
             )
-        if record.name != WHOLE_HAND:
+        if record.shape != "hand":  # a whole hand is generated with its played answer
             found[record.name] = generator
     return found
 
