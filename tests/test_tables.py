@@ -270,6 +270,28 @@ def test_a_table_kept_in_the_store_loads_as_the_same_checked_cases(tmp_path: Pat
     assert [c.description for c in again] == [c.description for c in first]
 
 
+def test_a_changed_spec_or_checking_code_checks_the_table_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "kept.yaml"
+    path.write_text(GOOD, encoding="utf-8")
+    store = tmp_path / "store"
+    store.mkdir()
+    first = _fresh(path, store)
+    (entry,) = store.iterdir()
+    checked: list[Path] = []
+
+    def check(table: Path) -> list[Case]:
+        checked.append(table)
+        return first
+
+    monkeypatch.setattr(cases_module, "_checks_digest", lambda: "another-spec")
+    monkeypatch.setattr(cases_module, "_load_table", check)
+    _fresh(path, store)
+    assert checked == [path]  # the entry kept under the old digest is not taken
+    assert b"-another-spec " in entry.read_bytes().split(b"\n", 1)[0]
+
+
 def test_a_changed_table_or_a_damaged_entry_is_checked_again(tmp_path: Path) -> None:
     path = tmp_path / "kept.yaml"
     path.write_text(GOOD, encoding="utf-8")
