@@ -8,7 +8,7 @@ Collecting the cases as pytest items is the plugin's (``pytest_pinochle.tables``
 from __future__ import annotations
 
 import hashlib
-import marshal
+import json
 import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -319,9 +319,6 @@ def _checks_digest() -> str:
 
 
 CASE_FIELDS = tuple(f.name for f in fields(Case))
-ENTRY_FORMAT = f"marshal{marshal.version}"
-"""How an entry's body is written (``marshal``'s format version: its stable data format, the
-one Python keeps compiled modules in; only plain values, never code)."""
 
 
 def _sum(body: bytes) -> str:
@@ -332,52 +329,57 @@ def _stored(entry: Path, digest: str) -> list[Case] | None:
     """The cases kept in ``entry`` for this digest, or None (none kept, another digest, or an
     entry not as it was written).
 
-    An entry is one line ``DIGEST FORMAT SUM`` (``SUM`` of the rest), then each case's field
-    values as a list (``CASE_FIELDS``), all in one ``marshal`` body: a body is read only once
-    its sum shows it is the one written."""
+    An entry is one line ``DIGEST SUM`` (``SUM`` of the rest), then one JSON text: the values
+    every case of the table shares once (``shared``), and for each case its other ``fields``
+    as a list (``rows``)."""
     try:
         head, _, body = entry.read_bytes().partition(b"\n")
-        if head != f"{digest} {ENTRY_FORMAT} {_sum(body)}".encode():
+        if head != f"{digest} {_sum(body)}".encode():
             return None
-        return [Case(*row) for row in marshal.loads(body)]
-    except (OSError, EOFError, TypeError, ValueError):
+        kept = json.loads(body)
+        shared, names = kept["shared"], kept["fields"]
+        if sorted([*shared, *names]) != sorted(CASE_FIELDS) or "uses" in shared:
+            return None
+        # Positional arguments, each row's values in their slots (a keyword call costs more).
+        template = [shared.get(name) for name in CASE_FIELDS]
+        slots = [CASE_FIELDS.index(name) for name in names]
+        uses = CASE_FIELDS.index("uses")
+        found = []
+        for row in kept["rows"]:
+            values = template.copy()
+            for slot, value in zip(slots, row, strict=True):
+                values[slot] = value
+            values[uses] = tuple(values[uses])
+            found.append(Case(*values))
+        return found
+    except (OSError, KeyError, TypeError, ValueError):
         return None
 
 
-def _shared(value: Any, texts: dict[str, str]) -> Any:
-    """``value`` with each text that occurs again one object (marshal then keeps it once, and
-    the cases read back share it, as cards codes and a table's description repeat)."""
-    kind = type(value)
-    if kind is str:
-        return texts.setdefault(value, value)
-    if kind is list:
-        return [_shared(item, texts) for item in value]
-    if kind is tuple:
-        return tuple(_shared(item, texts) for item in value)
-    if kind is dict:
-        return {_shared(k, texts): _shared(v, texts) for k, v in value.items()}
-    return value
-
-
 def _store(entry: Path, digest: str, cases: list[Case]) -> None:
-    """Keep ``cases`` in ``entry`` for the next process, if they read back exactly (marshal keeps
-    types and a mapping's key order: a request's fields go in the order the table gave them).
+    """Keep ``cases`` in ``entry`` for the next process, if JSON gives them back exactly (JSON
+    keeps a mapping's key order: a request's fields go in the order the table gave them).
 
     Written whole or not at all (a temporary file renamed onto the entry): two processes may
     store the same table at once. A store that fails leaves the table to be checked again."""
-    texts: dict[str, str] = {}
-    rows = [[_shared(getattr(case, name), texts) for name in CASE_FIELDS] for case in cases]
-    try:
-        body = marshal.dumps(rows)
-    except ValueError:  # a value marshal cannot keep
+    rows = [{**vars(c), "uses": list(c.uses)} for c in cases]
+    first = rows[0] if rows else {}
+    shared = {
+        name: value
+        for name, value in first.items()
+        if type(value) in (str, int, bool)  # one immutable value can serve every case
+        and all(type(row[name]) is type(value) and row[name] == value for row in rows)
+    }
+    names = [name for name in CASE_FIELDS if name not in shared]
+    kept = {"shared": shared, "fields": names, "rows": [[row[n] for n in names] for row in rows]}
+    text = json.dumps(kept, ensure_ascii=False)
+    if json.loads(text) != kept:
         return
-    back = [Case(*row) for row in marshal.loads(body)]
-    if back != cases or [c.description for c in back] != [c.description for c in cases]:
-        return
+    body = text.encode()
     try:
         temporary = temporary_beside(entry)
         try:
-            temporary.write_bytes(f"{digest} {ENTRY_FORMAT} {_sum(body)}\n".encode() + body)
+            temporary.write_bytes(f"{digest} {_sum(body)}\n".encode() + body)
             os.replace(temporary, entry)
         except OSError:
             temporary.unlink(missing_ok=True)
