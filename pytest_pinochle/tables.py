@@ -146,15 +146,16 @@ class CaseItem(pytest.Item):
         self.plan = plan
         if plan.kind == SKIP or plan.expect is None:
             pytest.skip(plan.reason)
-        entry = ReachEntry(
-            case.rule,
-            case.variant,
-            case.method,
-            plan.reached,
-            written_for_other_values(case.variant, plan.needed),
-            {str(k): str(v) for k, v in (plan.params.get("options") or {}).items()},
-        )
-        self.reach = {**entry.as_dict(), "rebased": list(plan.rebased)}
+        self.reach = {
+            **ReachEntry.record(
+                case.variant,
+                case.method,
+                plan.reached,
+                written_for_other_values(case.variant, plan.needed),
+                {str(k): str(v) for k, v in (plan.params.get("options") or {}).items()},
+            ),
+            "rebased": list(plan.rebased),
+        }
         try:
             self.modelled = expectation(case.method, case.rule, plan.expect, engine.capabilities)
             self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))

@@ -203,6 +203,29 @@ def test_encode_is_one_line() -> None:
         protocol.encode({"x": float("nan")})
 
 
+@pytest.mark.parametrize(
+    "message",
+    [{"a": [1, 2.5, None, True, "♥ \ud800"]}, {"n": 1e300}, {}, {"k": {"x": [[], {}]}}],
+)
+def test_encode_writes_what_the_json_encoder_writes(message: dict[str, Any]) -> None:
+    written = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    assert protocol.encode(message) == written
+
+
+@pytest.mark.parametrize(
+    "line", ['{"a":1}', ' {"a":1}', '{"a":1} ', "\ufeff{}", '{"a":1}x', '{"a":', "", "[" * 100_000]
+)
+def test_decode_reads_and_refuses_as_json_loads(line: str) -> None:
+    try:
+        expected: Any = json.loads(line)
+    except (ValueError, RecursionError) as e:
+        with pytest.raises(type(e)) as caught:
+            protocol.decode(line)
+        assert str(caught.value) == str(e)
+    else:
+        assert protocol.decode(line) == expected
+
+
 def test_option_values_compare_as_strings() -> None:
     declared = {"run": ["15", "16"], "extra_trump_kq": ["off", "on"]}
     assert protocol.options_declared(declared, {"run": 15, "extra_trump_kq": True}) is None
