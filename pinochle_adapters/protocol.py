@@ -7,11 +7,8 @@ against ``spec/schema/protocol/``) and words why one is not; client and server S
 from __future__ import annotations
 
 import json
-import json.encoder
-import json.scanner
-from collections.abc import Callable
 from functools import cache
-from typing import Any, cast
+from typing import Any
 
 from referencing import Registry, Resource
 
@@ -176,51 +173,18 @@ _ENCODER = json.JSONEncoder(
 """Built once; no circularity check (about 20% faster): a cycle raises RecursionError instead."""
 
 
-def _one_shot_encoder() -> Callable[[object, int], Any] | None:
-    """``_ENCODER``'s C encoder itself, when this Python has one: what ``_ENCODER.encode`` calls
-    for a dict after its own checks, without them (a line per request costs one fewer layer)."""
-    make = getattr(json.encoder, "c_make_encoder", None)
-    if make is None:
-        return None
-    try:
-        found: Callable[[object, int], Any] = make(
-            None, _ENCODER.default, json.encoder.encode_basestring, None, ":", ",",
-            False, False, False,
-        )  # fmt: skip
-    except TypeError:  # another Python's signature: the encoder's own path
-        return None
-    return found
-
-
-_ONE_SHOT = _one_shot_encoder()
-
-
 def encode(message: dict[str, Any]) -> str:
     """One message as one line of JSON (no newline inside, no trailing newline).
 
     Raises TypeError or ValueError for what is not JSON (NaN included), RecursionError for a cycle
     or nesting too deep.
     """
-    if _ONE_SHOT is not None and type(message) is dict:
-        return "".join(_ONE_SHOT(message, 0))
     return _ENCODER.encode(message)
 
 
-_SCAN = json.scanner.make_scanner(cast(Any, json.JSONDecoder()))
-"""The scanner ``json.loads`` runs, called directly for a line that is one JSON value."""
-
-
 def decode(line: str) -> Any:
-    """``json.loads(line)``, the same value and the same errors: a line holding one JSON value
-    and nothing else is scanned at once; anything else (whitespace, a fault) goes through
-    ``json.loads``, which words the fault."""
-    if type(line) is str:
-        try:
-            value, end = _SCAN(line, 0)
-        except (StopIteration, ValueError, RecursionError):
-            return json.loads(line)
-        if end == len(line):
-            return value
+    """One line of JSON as its value (``json.loads``): the one place client and server read a
+    line, as ``encode`` is the one place they write one."""
     return json.loads(line)
 
 
