@@ -1,6 +1,6 @@
 """What judging costs over its floors, as two ratios measured side by side in one run.
 
-    python benchmarks/bench_overhead.py [--runs 3] [--calls 3000] [--skip-suite]
+    python benchmarks/bench_overhead.py [--runs 7] [--calls 3000] [--skip-suite] [--instructions]
 
 Prints figures only; not part of the test run. Targets:
 
@@ -14,6 +14,13 @@ Both sides of each ratio alternate within one run, so a busy machine slows both 
 figure is the median of the ratios of pairs run back to back (each pair shares the machine's
 state of the moment); the ratio of the two sides' best runs is shown too, but on a shared machine
 each side's best can come from a different, quieter moment.
+
+``--instructions`` adds a reading the machine's load cannot move: the instructions each pytest
+process executes, counted by valgrind's cachegrind (``--cache-sim=no``; valgrind must be on PATH,
+and each process then takes about fifteen times as long). It is one figure per side, the same on
+every run give or take a few thousandths, and it follows the CPU ratio: what costs more time costs
+more instructions here, where nothing waits on the disk or the network. The target applies to the
+CPU ratio; the instruction ratio says where that ratio sits when the pairs scatter.
 """
 
 from __future__ import annotations
@@ -23,6 +30,7 @@ import json
 import os
 import re
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -78,7 +86,27 @@ def run_pytest(args: list[str], cwd: Path) -> tuple[float, float, str]:
     return cpu, took, done.stdout.strip().splitlines()[-1]
 
 
-def suite_ratio(runs: int) -> None:
+def instructions(args: list[str], cwd: Path) -> int:
+    """Instructions one pytest process executes (valgrind's cachegrind), hash seed fixed."""
+    valgrind = shutil.which("valgrind")
+    if valgrind is None:
+        raise SystemExit("--instructions: valgrind is not on PATH (apt-get install valgrind)")
+    command = [valgrind, "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=/dev/null"]
+    done = subprocess.run(
+        [*command, *PYTEST, *args],
+        cwd=cwd,
+        env={**ENV, "PYTHONHASHSEED": "0"},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
+    if done.returncode != 0 or found is None:
+        raise SystemExit(f"valgrind pytest {' '.join(args)} exited {done.returncode}")
+    return int(found.group(1).replace(",", ""))
+
+
+def suite_ratio(runs: int, count_instructions: bool) -> None:
     """The in-process suite against pytest's own cost for as many trivial items."""
     *_, last = run_pytest(["features/"], ROOT)  # warm: bytecode compiled and kept
     items = int(re.search(r"(\d+) passed", last).group(1))  # type: ignore[union-attr]
@@ -90,6 +118,11 @@ def suite_ratio(runs: int) -> None:
         for _ in range(runs):
             suite_run = run_pytest(["features/"], ROOT)[:2]
             pairs.append((suite_run, run_pytest(["test_trivial.py"], folder)[:2]))
+        counted = (
+            (instructions(["features/"], ROOT), instructions(["test_trivial.py"], folder))
+            if count_instructions
+            else None
+        )
     suite = min(s for s, _ in pairs)
     trivial = min(t for _, t in pairs)
     paired = statistics.median(s[0] / t[0] for s, t in pairs)
@@ -103,6 +136,13 @@ def suite_ratio(runs: int) -> None:
     print(f"  {'   each pair':<{WIDTH}} {ratios}")
     label = "=> suite / trivial items, CPU, median of the pairs"
     print(f"  {label:<{WIDTH}} {paired:8.2f}x    {verdict(paired, 1.5)}")
+    if counted is not None:
+        suite_count, trivial_count = counted
+        print("the same two pytest processes, instructions executed (valgrind cachegrind):")
+        label = "trivial items / pytest features/"
+        print(f"  {label:<{WIDTH}} {trivial_count / 1e9:.3f} G / {suite_count / 1e9:.3f} G")
+        label = "=> suite / trivial items, instructions"
+        print(f"  {label:<{WIDTH}} {suite_count / trivial_count:8.2f}x")
 
 
 def server_ratio(calls: int, batches: int = 7) -> None:
@@ -136,10 +176,15 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=7, help="pairs of pytest processes")
     parser.add_argument("--calls", type=int, default=3000, help="requests per batch")
     parser.add_argument("--skip-suite", action="store_true", help="only the server's ratio")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count the instructions each pytest process executes (needs valgrind)",
+    )
     args = parser.parse_args()
     server_ratio(args.calls)
     if not args.skip_suite:
-        suite_ratio(args.runs)
+        suite_ratio(args.runs, args.instructions)
     return 0
 
 
