@@ -361,12 +361,15 @@ class Reporter:
         passed = report.outcome == "passed"
         if passed and report.when == "teardown" and node in self.outcomes:
             return  # a passing teardown after the call: nothing it carries is new
-        status = outcome_of(report)
+        status = "passed" if passed else outcome_of(report)
         old = self.outcomes.get(node)
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
             charge = _charge(props.get(CHARGE_PROPERTY)) if status == "failed" else None
             uses = uses_property(props.get(USES_PROPERTY))
-            self.outcomes[node] = Outcome(node, status, rule, uses, charge)
+            verdict = (status, rule, uses, charge)
+            # A passing call after a passing setup changes nothing: its outcome is kept.
+            if old is None or (old.status, old.rule, old.uses, old.charge) != verdict:
+                self.outcomes[node] = Outcome(node, *verdict)
         if getattr(report, FIXED_ATTR, False):
             self.fixed.add(node)
         detail = props.get(DETAIL_PROPERTY)
