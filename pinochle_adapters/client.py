@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import importlib
 import itertools
-import json
 import threading
 import time
 from collections import deque
@@ -122,6 +121,31 @@ class _Transport(Protocol):
 # --- the engine ---------------------------------------------------------------------------------
 
 
+class _Window:
+    """How a method's last WINDOW calls ended (ok, timeout or restart), with the counts the
+    give-ups read kept up to date: no count over the window at every call."""
+
+    __slots__ = ("broken", "outcomes", "timeouts")
+
+    def __init__(self) -> None:
+        self.outcomes: deque[str] = deque(maxlen=WINDOW)
+        self.timeouts = 0
+        self.broken = 0
+        """Calls that did not end ok (timeouts included)."""
+
+    def note(self, outcome: str) -> None:
+        if len(self.outcomes) == WINDOW:
+            self._count(self.outcomes[0], -1)
+        self.outcomes.append(outcome)
+        self._count(outcome, 1)
+
+    def _count(self, outcome: str, step: int) -> None:
+        if outcome != "ok":
+            self.broken += step
+            if outcome == "timeout":
+                self.timeouts += step
+
+
 class Engine:
     """A running engine: ``call`` a protocol method, close.
 
@@ -161,7 +185,7 @@ class Engine:
         self._start_error: str | None = None
         self._closed = False
         self._timeouts: dict[str, int] = {}
-        self._recent: dict[str, deque[str]] = {}
+        self._recent: dict[str, _Window] = {}
         """Method -> how each of its last WINDOW calls ended: ok, timeout or restart."""
         self.deadline: float | None = None
         """``time.monotonic()`` after which every call errors at once (``--run-timeout``)."""
@@ -293,7 +317,10 @@ class Engine:
 
     def _note(self, method: str, outcome: str) -> None:
         """Remember how a call of ``method`` ended: ok, timeout or restart (the stream broke)."""
-        self._recent.setdefault(method, deque(maxlen=WINDOW)).append(outcome)
+        window = self._recent.get(method)
+        if window is None:
+            window = self._recent[method] = _Window()
+        window.note(outcome)
 
     def _given_up(self, method: str) -> str | None:
         """Why further calls of ``method`` error at once, or None."""
@@ -308,18 +335,20 @@ class Engine:
                 f"({self.timeout:g} s each); further {method} calls are errored at once "
                 "(raise --engine-timeout if the engine is only slow)"
             )
-        recent = self._recent.get(method, ())
-        timeouts = sum(1 for outcome in recent if outcome == "timeout")
+        window = self._recent.get(method)
+        if window is None or not window.broken:
+            return None
+        timeouts = window.timeouts
         if timeouts >= MAX_TIMEOUTS_IN_WINDOW:
             return (
-                f"given up after {timeouts} timeouts in its last {len(recent)} calls "
+                f"given up after {timeouts} timeouts in its last {len(window.outcomes)} calls "
                 f"({self.timeout:g} s each); further {method} calls are errored at once "
                 "(raise --engine-timeout if the engine is only slow)"
             )
-        broken = sum(1 for outcome in recent if outcome != "ok")
+        broken = window.broken
         if broken >= MAX_RESTARTS_IN_WINDOW:
             return (
-                f"given up after {broken} of its last {len(recent)} calls broke the reply "
+                f"given up after {broken} of its last {len(window.outcomes)} calls broke the reply "
                 f"stream (each a restart of the engine); further {method} calls are errored "
                 "at once"
             )
@@ -327,7 +356,7 @@ class Engine:
 
     def _parse_reply(self, method: str, request_id: int, reply: str) -> dict[str, Any]:
         try:
-            message = json.loads(reply)
+            message = protocol.decode(reply)
         except ValueError:
             self._stop_quietly()  # out of step with the engine: start afresh next time
             raise self._fail(BadReply, f"{method}: the reply is not JSON", reply) from None

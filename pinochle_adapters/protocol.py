@@ -182,6 +182,12 @@ def encode(message: dict[str, Any]) -> str:
     return _ENCODER.encode(message)
 
 
+def decode(line: str) -> Any:
+    """One line of JSON as its value (``json.loads``): the one place client and server read a
+    line, as ``encode`` is the one place they write one."""
+    return json.loads(line)
+
+
 def request(request_id: int | str, method: str, params: dict[str, Any]) -> dict[str, Any]:
     """A JSON-RPC 2.0 request object."""
     return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
@@ -218,7 +224,8 @@ def options_declared(
     """
     for name, value in options.items():
         text = option_text(value)
-        if text not in [str(v) for v in declared.get(name, [])]:
+        values = declared.get(name, ())
+        if text not in values and text not in [str(v) for v in values]:
             return name, text
     return None
 

@@ -276,7 +276,7 @@ class Server:
                 f"{MAX_LINE_BYTES} bytes",
             )
         try:
-            message = json.loads(line)
+            message = protocol.decode(line)
         except ValueError as e:
             return _error(None, PARSE_ERROR, f"parse error: not JSON: {e}")
         except RecursionError:

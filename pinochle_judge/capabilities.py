@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from specdata import load_variant, option_text
@@ -60,9 +61,10 @@ class Capabilities:
                     found[name] = str(raw[name])
         return cls(**found)
 
-    @property
+    @cached_property
     def is_default(self) -> bool:
-        """Whether the engine speaks the model the cases are written in."""
+        """Whether the engine speaks the model the cases are written in (asked at every call,
+        worked out once)."""
         return self == Capabilities()
 
 

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import cache
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any
 
 import yaml
 
@@ -34,7 +35,7 @@ from specdata import (
     shorten,
     shown,
 )
-from specdata.files import read_at_most
+from specdata.files import read_at_most, temporary_beside
 
 from . import notation
 
@@ -94,8 +95,17 @@ class Case:
 
 def shown_path(path: Path) -> str:
     """A table's path as reports show it: ``features/tables/...`` for the suite's own tables."""
-    resolved = path.resolve()
-    for base in (FEATURES_DIR.resolve().parent, Path.cwd()):
+    return _shown(path.resolve(), path)
+
+
+@cache
+def _repository() -> Path:
+    return FEATURES_DIR.resolve().parent
+
+
+def _shown(resolved: Path, path: Path) -> str:
+    """``shown_path`` of ``path``, whose resolved form is ``resolved``."""
+    for base in (_repository(), Path.cwd()):
         if resolved.is_relative_to(base):
             return str(resolved.relative_to(base))
     return str(path)
@@ -288,14 +298,6 @@ process that runs the suite more than once (``pytest.main`` again, a batch of en
 an unchanged table once. Cases are frozen; a table whose bytes changed is read again."""
 
 
-class Store(Protocol):
-    """Where checked tables are kept between processes: pytest's cache (``config.cache``)."""
-
-    def get(self, key: str, default: Any) -> Any: ...
-
-    def set(self, key: str, value: Any) -> None: ...
-
-
 CHECKED_BY = (
     *(Path(__file__).parent.glob("*.py")),
     *(Path(specdata.__file__).parent.glob("*.py")),
@@ -316,38 +318,83 @@ def _checks_digest() -> str:
     return digest.hexdigest()
 
 
-def _stored(store: Store, name: str, digest: str) -> list[Case] | None:
-    """The cases kept for this table and digest, or None (none kept, another digest, or an
-    entry not written whole)."""
-    kept = store.get(name, None)
+CASE_FIELDS = tuple(f.name for f in fields(Case))
+
+
+def _sum(body: bytes) -> str:
+    return hashlib.blake2b(body, digest_size=16).hexdigest()
+
+
+def _stored(entry: Path, digest: str) -> list[Case] | None:
+    """The cases kept in ``entry`` for this digest, or None (none kept, another digest, or an
+    entry not as it was written).
+
+    An entry is one line ``DIGEST SUM`` (``SUM`` of the rest), then one JSON text: the values
+    every case of the table shares once (``shared``), and for each case its other ``fields``
+    as a list (``rows``)."""
     try:
-        if not isinstance(kept, dict) or kept.get("digest") != digest:
+        head, _, body = entry.read_bytes().partition(b"\n")
+        if head != f"{digest} {_sum(body)}".encode():
             return None
-        text = kept["cases"]
-        if kept.get("sum") != hashlib.blake2b(text.encode(), digest_size=16).hexdigest():
-            return None  # not the text that was kept (two writers at once)
-        rows = json.loads(text)
-        return [Case(**{**row, "uses": tuple(row["uses"])}) for row in rows]
-    except (KeyError, TypeError, ValueError):
+        kept = json.loads(body)
+        shared, names = kept["shared"], kept["fields"]
+        if sorted([*shared, *names]) != sorted(CASE_FIELDS) or "uses" in shared:
+            return None
+        # Positional arguments, each row's values in their slots (a keyword call costs more).
+        template = [shared.get(name) for name in CASE_FIELDS]
+        slots = [CASE_FIELDS.index(name) for name in names]
+        uses = CASE_FIELDS.index("uses")
+        found = []
+        for row in kept["rows"]:
+            values = template.copy()
+            for slot, value in zip(slots, row, strict=True):
+                values[slot] = value
+            values[uses] = tuple(values[uses])
+            found.append(Case(*values))
+        return found
+    except (OSError, KeyError, TypeError, ValueError):
         return None
 
 
-def _store(store: Store, name: str, digest: str, cases: list[Case]) -> None:
-    """Keep ``cases`` for the next process, if JSON gives them back exactly (key order included:
-    the value is one JSON text, so a store that sorts keys keeps the request's order)."""
+def _store(entry: Path, digest: str, cases: list[Case]) -> None:
+    """Keep ``cases`` in ``entry`` for the next process, if JSON gives them back exactly (JSON
+    keeps a mapping's key order: a request's fields go in the order the table gave them).
+
+    Written whole or not at all (a temporary file renamed onto the entry): two processes may
+    store the same table at once. A store that fails leaves the table to be checked again."""
     rows = [{**vars(c), "uses": list(c.uses)} for c in cases]
-    text = json.dumps(rows, ensure_ascii=False)
-    if json.loads(text) == rows:
-        check = hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
-        store.set(name, {"digest": digest, "cases": text, "sum": check})
+    first = rows[0] if rows else {}
+    shared = {
+        name: value
+        for name, value in first.items()
+        if type(value) in (str, int, bool)  # one immutable value can serve every case
+        and all(type(row[name]) is type(value) and row[name] == value for row in rows)
+    }
+    names = [name for name in CASE_FIELDS if name not in shared]
+    kept = {"shared": shared, "fields": names, "rows": [[row[n] for n in names] for row in rows]}
+    text = json.dumps(kept, ensure_ascii=False)
+    if json.loads(text) != kept:
+        return
+    body = text.encode()
+    try:
+        temporary = temporary_beside(entry)
+        try:
+            temporary.write_bytes(f"{digest} {_sum(body)}\n".encode() + body)
+            os.replace(temporary, entry)
+        except OSError:
+            temporary.unlink(missing_ok=True)
+            raise
+    except OSError:
+        pass
 
 
-def load_table(path: Path | str, store: Store | None = None) -> list[Case]:
+def load_table(path: Path | str, store: Path | None = None) -> list[Case]:
     """The cases of one table file, checked; errors name the file and line.
 
-    With a ``store``, a table checked by an earlier process is taken as checked then, as long as
-    its bytes, the spec and the checking code are all unchanged (``_checks_digest``): the check
-    is at the entry, once per change, not at every run.
+    With a ``store`` (a folder of pytest's cache, ``config.cache.mkdir``), a table checked by an
+    earlier process is taken as checked then, as long as its bytes, the spec and the checking
+    code are all unchanged (``_checks_digest``): the check is at the entry, once per change, not
+    at every run.
     """
     path = Path(path)
     try:
@@ -358,20 +405,18 @@ def load_table(path: Path | str, store: Store | None = None) -> list[Case]:
     if content is None:
         return _load_table(path)  # the reader words the fault
     digest = hashlib.blake2b(content, digest_size=16).digest()
-    key = (str(path.resolve()), shown_path(path), digest)
+    resolved = path.resolve()
+    key = (str(resolved), _shown(resolved, path), digest)
     if key not in _LOADED:
         if store is None:
             _LOADED[key] = _load_table(path)
         else:
-            name = (
-                "pinochle/tables/"
-                + hashlib.blake2b("\0".join(key[:2]).encode(), digest_size=8).hexdigest()
-            )
+            entry = store / hashlib.blake2b("\0".join(key[:2]).encode(), digest_size=8).hexdigest()
             full = f"{digest.hex()}-{_checks_digest()}"
-            found = _stored(store, name, full)
+            found = _stored(entry, full)
             if found is None:
                 found = _load_table(path)
-                _store(store, name, full, found)
+                _store(entry, full, found)
             _LOADED[key] = found
     return list(_LOADED[key])
 

@@ -239,24 +239,30 @@ class HouseRules:
         return None if isinstance(found, EngineError) else found
 
     def _prepare(
-        self, method: str, variant: str, options: Mapping[str, Any], params: Mapping[str, Any]
+        self,
+        method: str,
+        variant: str,
+        options: Mapping[str, Any],
+        params: Mapping[str, Any],
+        expect: dict[str, Any] | None = None,
     ) -> Plan:
-        """The request under the engine's options; a skip plan when nothing can be sent."""
+        """The request under the engine's options, judged against ``expect``; a skip plan when
+        nothing can be sent."""
         info = self.info or {}
         if method not in info.get("methods", []):
-            return Plan(SKIP, dict(params), reason=wording.no_method(method))
+            return Plan(SKIP, dict(params), expect, wording.no_method(method))
         played = self._played(variant, options)
         if played is None:
-            return Plan(SKIP, dict(params), reason=wording.no_variant(variant))
+            return Plan(SKIP, dict(params), expect, wording.no_variant(variant))
         sent, house, needed, unplayable = played
         request = {"variant": variant, "options": sent, **params}
         if unplayable:
-            return Plan(SKIP, request, reason=wording.option_undeclared(unplayable))
+            return Plan(SKIP, request, expect, wording.option_undeclared(unplayable))
         if house:  # only the options that can change this method's answers concern the case
             scope = option_methods(variant)
             house = {k: v for k, v in house.items() if method in scope.get(k, (method,))}
             needed = {k: v for k, v in needed.items() if k in house}
-        return Plan(HAND_WORKED, request, house=house, needed=needed)
+        return Plan(HAND_WORKED, request, expect, house=house, needed=needed)
 
     def _played(
         self, variant: str, options: Mapping[str, Any]
@@ -287,9 +293,9 @@ class HouseRules:
     ) -> Plan:
         """How a table case with a hand-worked ``expect`` is judged on this engine (``rule``: the
         rule it tests, which says what its stop point decides: ``rebase.stop_point``)."""
-        plan = self._prepare(method, variant, options, params)
+        plan = self._prepare(method, variant, options, params, expect)
         if plan.kind == SKIP or not plan.house:
-            return Plan(plan.kind, plan.params, expect, plan.reason, plan.house, plan.needed)
+            return plan
         answer = self._ask_reference(method, plan.params)
         if answer is None and not self.derived:
             return self._unjudged(plan, wording.REFERENCE_REFUSES)

@@ -37,12 +37,20 @@ class ReachEntry:
 
     def as_dict(self) -> dict[str, Any]:
         """The entry as the report's case property stores it."""
+        return self.record(self.variant, self.method, self.reached, self.own, self.options)
+
+    @staticmethod
+    def record(
+        variant: str, method: str, reached: bool, own: bool, options: Mapping[str, str] | None
+    ) -> dict[str, Any]:
+        """``ReachEntry(rule, variant, ...).as_dict()`` without the entry: what a judged case
+        stores (``from_dict`` reads it back)."""
         return {
-            "reached": self.reached,
-            "own": self.own,
-            "method": self.method,
-            "variant": self.variant,
-            "options": dict(self.options or {}),
+            "reached": reached,
+            "own": own,
+            "method": method,
+            "variant": variant,
+            "options": dict(options or {}),
         }
 
     @classmethod

@@ -277,11 +277,16 @@ def _tables_dir() -> Path:
     return TABLES_DIR.resolve()
 
 
+@cache
+def _features_dir() -> Path:
+    return FEATURES_DIR.resolve()
+
+
 def suite_nodeid(path: Path) -> str | None:
     """``features/...`` for a file of the suite, wherever it is installed and whatever the
     rootdir: test IDs read as in the repository. None for any other file."""
     try:
-        inside = path.resolve().relative_to(FEATURES_DIR.resolve())
+        inside = path.resolve().relative_to(_features_dir())
     except ValueError:
         return None
     return "features/" + inside.as_posix()

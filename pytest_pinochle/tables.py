@@ -22,6 +22,22 @@ from .session import state_of
 
 # --- test items -------------------------------------------------------------------------------
 
+_STORE_KEY = pytest.StashKey[Path | None]()
+TABLE_STORE = "pinochle-tables"
+"""The folder of pytest's cache where checked tables are kept between runs (``load_table``)."""
+
+
+def _table_store(config: pytest.Config) -> Path | None:
+    """The run's folder of checked tables in pytest's cache; None when the cache is off or its
+    folder cannot be made (every table is then checked as it loads)."""
+    if _STORE_KEY not in config.stash:
+        cache = getattr(config, "cache", None)
+        try:
+            config.stash[_STORE_KEY] = None if cache is None else cache.mkdir(TABLE_STORE)
+        except OSError:
+            config.stash[_STORE_KEY] = None
+    return config.stash[_STORE_KEY]
+
 
 class TableFile(pytest.File):
     """A scenario table: each case is its own test item."""
@@ -31,17 +47,17 @@ class TableFile(pytest.File):
         ends the run as a usage error (the suite's data is at fault, never the engine)."""
         state = state_of(self.config)
         try:
-            # Tables checked by an earlier run are kept in pytest's cache (when it is on).
-            cases = load_table(self.path, getattr(self.config, "cache", None))
+            cases = load_table(self.path, _table_store(self.config))
         except CaseError as err:
             state.data_errors.append(str(err))
             return []
         seen = state.case_ids
         items = []
         for case in cases:
-            first = seen.setdefault(case.id, case.where)
-            if first != case.where:
-                state.data_errors.append(f"duplicate case id {case.id!r}: {first} and {case.where}")
+            where = case.where
+            first = seen.setdefault(case.id, where)
+            if first != where:
+                state.data_errors.append(f"duplicate case id {case.id!r}: {first} and {where}")
                 return []
             item: CaseItem = CaseItem.from_parent(self, name=case.id, case=case)
             items.append(item)
@@ -72,16 +88,27 @@ class CaseFailed(AssertionError):
         self.mismatches = mismatches
 
 
-@cache  # a mark is an immutable value: one per rule ID or variant serves every case
-def _marked(name: str, value: str) -> pytest.MarkDecorator:
-    decorator: pytest.MarkDecorator = getattr(pytest.mark, name)(id=value)
-    return decorator
+@cache  # a mark is an immutable value: one per name and arguments serves every node
+def marked(name: str, /, **kwargs: str) -> pytest.MarkDecorator:
+    """``pytest.mark.NAME(**kwargs)`` (``pytest.mark.NAME`` without arguments), made once."""
+    decorator: pytest.MarkDecorator = getattr(pytest.mark, name)
+    return decorator(**kwargs) if kwargs else decorator
 
 
-@cache  # as ``_marked``: one mark for every negative case (``pytest.mark.negative`` makes anew)
-def _negative() -> pytest.MarkDecorator:
-    decorator: pytest.MarkDecorator = pytest.mark.negative
-    return decorator
+@cache  # as ``marked``: one tuple serves every case that tests alike
+def _case_marks(
+    rule: str, uses: tuple[str, ...], variant: str, negative: bool
+) -> tuple[tuple[pytest.Mark, ...], dict[str, pytest.Mark]]:
+    """A case's marks, in order, and its keywords (each mark's name to its last mark): what
+    ``Node.add_marker`` gives for each of the marks in turn."""
+    decorators = [
+        marked("rule", id=rule),
+        *(marked("uses", id=used) for used in uses),
+        marked("variant", id=variant),
+        *([marked("negative")] if negative else []),
+    ]
+    marks = tuple(decorator.mark for decorator in decorators)
+    return marks, {mark.name: mark for mark in marks}
 
 
 class CaseItem(pytest.Item):
@@ -99,12 +126,9 @@ class CaseItem(pytest.Item):
         """The request line the engine received, byte for byte (None until one was sent)."""
         self.modelled: dict[str, object] | None = None
         """The expectation in the engine's declared model (``capabilities.expectation``)."""
-        self.add_marker(_marked("rule", case.rule))
-        for rule in case.uses:
-            self.add_marker(_marked("uses", rule))
-        self.add_marker(_marked("variant", case.variant))
-        if case.negative:
-            self.add_marker(_negative())
+        marks, keywords = _case_marks(case.rule, case.uses, case.variant, case.negative)
+        self.own_markers.extend(marks)
+        self.keywords.update(keywords)
 
     def teardown(self) -> None:
         """Let go of the answer, plan, expectation and reach once the call is reported (as
@@ -122,15 +146,16 @@ class CaseItem(pytest.Item):
         self.plan = plan
         if plan.kind == SKIP or plan.expect is None:
             pytest.skip(plan.reason)
-        entry = ReachEntry(
-            case.rule,
-            case.variant,
-            case.method,
-            plan.reached,
-            written_for_other_values(case.variant, plan.needed),
-            {str(k): str(v) for k, v in (plan.params.get("options") or {}).items()},
-        )
-        self.reach = {**entry.as_dict(), "rebased": list(plan.rebased)}
+        self.reach = {
+            **ReachEntry.record(
+                case.variant,
+                case.method,
+                plan.reached,
+                written_for_other_values(case.variant, plan.needed),
+                {str(k): str(v) for k, v in (plan.params.get("options") or {}).items()},
+            ),
+            "rebased": list(plan.rebased),
+        }
         try:
             self.modelled = expectation(case.method, case.rule, plan.expect, engine.capabilities)
             self.user_properties.append((EXPECTATION_PROPERTY, plan.kind))

@@ -19,7 +19,7 @@ import pytest
 from specdata import FEATURES_DIR, RULE_ID, variant_ids
 from specdata.rules import load_catalogue
 
-from .tables import CaseItem
+from .tables import CaseItem, marked
 
 MARKERS = (
     "rule(id): the one rule ID a case tests (generated from tags)",
@@ -70,17 +70,17 @@ def apply_tag(tag: str, function: Callable[..., object]) -> bool | None:
     """Mark a scenario for a rule-ID, ``uses:ID``, variant or ``option:name=value`` tag (None: not
     ours)."""
     if RULE_ID.fullmatch(tag):
-        pytest.mark.rule(id=tag)(function)
+        marked("rule", id=tag)(function)
         return True
     if tag.startswith(USES_PREFIX) and RULE_ID.fullmatch(tag.removeprefix(USES_PREFIX)):
-        pytest.mark.uses(id=tag.removeprefix(USES_PREFIX))(function)
+        marked("uses", id=tag.removeprefix(USES_PREFIX))(function)
         return True
     if tag in known_variants():
-        pytest.mark.variant(id=tag)(function)
+        marked("variant", id=tag)(function)
         return True
     if tag.startswith("option:"):
         name, _, value = tag.removeprefix("option:").partition("=")
-        pytest.mark.option(name=name, value=value)(function)
+        marked("option", name=name, value=value)(function)
         return True
     return None
 
@@ -165,26 +165,23 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Give each suite item its rule and uses (marks and properties); drop the variants
     ``--variant`` left out. Runs before ``-m`` so Examples-level rules are selectable."""
     chosen = set(config.getoption("variant") or [])
-    keep, drop = [], []
+    keep: list[pytest.Item] = []
+    drop: list[pytest.Item] = []
     for item in items:
+        if isinstance(item, CaseItem):  # a table case: all of it is in its ``Case``
+            case = item.case
+            item.user_properties.extend(_properties(case.rule, case.uses, case.variant))
+            (drop if chosen and case.variant not in chosen else keep).append(item)
+            continue
         if not is_suite_item(item):
             keep.append(item)
             continue
         rule = rule_of(item)
         if rule is not None:
-            if not isinstance(item, CaseItem) and rule not in {
-                m.kwargs.get("id") for m in item.iter_markers("rule")
-            }:
-                item.add_marker(pytest.mark.rule(id=rule))
-            # Plain strings, so a JUnit XML report reads them as they are (no Python reprs).
-            item.user_properties.append((RULE_PROPERTY, rule))
-            item.user_properties.append((USES_PROPERTY, " ".join(uses_of(item, rule))))
-            item.user_properties.append((VARIANT_PROPERTY, variant_of(item) or ""))
-        variants = (
-            {item.case.variant}
-            if isinstance(item, CaseItem)
-            else {m.kwargs.get("id") for m in item.iter_markers("variant")}
-        )
+            if rule not in {m.kwargs.get("id") for m in item.iter_markers("rule")}:
+                item.add_marker(marked("rule", id=rule))
+            item.user_properties.extend(_properties(rule, uses_of(item, rule), variant_of(item)))
+        variants = {m.kwargs.get("id") for m in item.iter_markers("variant")}
         if chosen and variants and not variants & chosen:
             drop.append(item)
         else:
@@ -194,6 +191,19 @@ def select(config: pytest.Config, items: list[pytest.Item]) -> None:
         items[:] = keep
     if any(map(is_suite_item, items)):
         warn_unknown_rule_ids(config, items)
+
+
+@cache  # one value for every item that tests alike
+def _properties(
+    rule: str, uses: tuple[str, ...], variant: str | None
+) -> tuple[tuple[str, str], ...]:
+    """A suite item's rule, uses (``uses_of``) and variant as user properties: plain strings,
+    so a JUnit XML report reads them as they are (no Python reprs)."""
+    return (
+        (RULE_PROPERTY, rule),
+        (USES_PROPERTY, " ".join(sorted(set(uses) - {rule}))),
+        (VARIANT_PROPERTY, variant or ""),
+    )
 
 
 def variant_of(item: pytest.Item) -> str | None:

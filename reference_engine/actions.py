@@ -111,11 +111,28 @@ def text(action: Action) -> str:
     return _PLAIN_TEXT[action]
 
 
+PARSED_LIMIT = 4096
+"""How many distinct action strings ``parse`` remembers: the few hundred a suite's hands use
+(``play Ah``, ``bid 250``) parsed once, not once a hand; a flood of new ones is parsed each time."""
+_PARSED: dict[str, Action] = {}
+
+
 def parse(words: str) -> Action:
     """The action a canonical action string names (``bid 55``, ``give Ah Ts`` ...).
 
     Raises PinochleError naming a malformed action; whether it is legal is the state's question.
     """
+    if type(words) is str:
+        found = _PARSED.get(words)
+        if found is not None:
+            return found
+    action = _parse(words)
+    if len(_PARSED) < PARSED_LIMIT:
+        _PARSED[words] = action
+    return action
+
+
+def _parse(words: str) -> Action:
     if not isinstance(words, str):
         raise PinochleError(f"an action must be a string, got {words!r}")
     split = words.split()

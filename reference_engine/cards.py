@@ -72,6 +72,9 @@ def suit_index(letter: str) -> int:
 
 def parse_card(token: str) -> Card:
     """Parse one card code (``Ah``, ``10h``, ``A♥``); raise CardError naming a bad token."""
+    found = _CODE_TO_CARD.get(token) if type(token) is str else None
+    if found is not None:  # a canonical code, as the protocol sends it
+        return found
     try:
         return _CODE_TO_CARD[card_code_of(token.strip() if isinstance(token, str) else token)]
     except ValueError as err:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from specdata import Variant, load_variant, option_text, shown, variant_ids
 
-from .cards import NUM_KINDS, RANKS, deck, rank_of
+from .cards import NUM_KINDS, RANKS, Card, deck, rank_of
 from .errors import VariantError
 
 FirstBidder = Literal["left-of-dealer", "dealer"]
@@ -225,7 +225,7 @@ def _build(variant: str, chosen: dict[str, str], raw: dict[str, Any]) -> Rules:
         bid_out=raw["game"]["bid_out"],
         negative_loss=raw["game"]["negative_loss"],
         points_by_kind=points_by_kind,
-        deck_cards=tuple(deck(ranks, raw["deck"]["copies"])),
+        deck_cards=_deck_cards(ranks, raw["deck"]["copies"]),
     )
     if len(rules.deck_cards) != 4 * rules.hand_size:
         raise VariantError(
@@ -233,3 +233,10 @@ def _build(variant: str, chosen: dict[str, str], raw: dict[str, Any]) -> Rules:
             f"of {rules.hand_size}"
         )
     return rules
+
+
+@cache
+def _deck_cards(ranks: str, copies: int) -> tuple[Card, ...]:
+    """``deck(ranks, copies)`` built once: the few decks the variants use are shared by every
+    set of options (a CardError is raised, not remembered)."""
+    return tuple(deck(ranks, copies))

@@ -75,8 +75,14 @@ def _frozen(value: Any) -> Any:
     return value
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+"""Types ``_thawed`` hands back as they are without asking (most of a variant's values)."""
+
+
 def _thawed(value: Any) -> Any:
     """Plain data again (dicts and lists) from a ``_frozen`` copy, to patch or to print."""
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Mapping):
         return {k: _thawed(v) for k, v in value.items()}
     if isinstance(value, tuple):

@@ -172,6 +172,16 @@ def test_given_keys(
         ("meld", {"total": 4}, {}, ["total: expected 4, missing from the answer"]),
         ("auction", {"legal": False}, {"legal": 0}, ["legal: expected False, got 0"]),
         ("trick_winner", {"winner": 1}, {"winner": True}, ["winner: expected 1, got True"]),
+        # Equal under == yet not the same JSON: a boolean deep inside, a float for an integer.
+        (
+            "play_hand",
+            {"tricks": [{"leader": 0, "cards": ["As"], "winner": 1}]},
+            {"tricks": [{"leader": 0, "cards": ["As"], "winner": True}]},
+            ["tricks[0].winner: expected 1, got True"],
+        ),
+        ("score_hand", {"delta": [10, 0]}, {"delta": [10.0, 0]}, []),
+        # Items a set cannot hold differ even from themselves.
+        ("legal_plays", {"cards": [["As"]]}, {"cards": [["As"]]}, ["cards: expected [['As']]"]),
         (
             "score_hand",
             {"delta": [10, 0]},

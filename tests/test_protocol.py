@@ -203,6 +203,15 @@ def test_encode_is_one_line() -> None:
         protocol.encode({"x": float("nan")})
 
 
+@pytest.mark.parametrize(
+    "message",
+    [{"a": [1, 2.5, None, True, "♥ \ud800"]}, {"n": 1e300}, {}, {"k": {"x": [[], {}]}}],
+)
+def test_encode_writes_what_the_json_encoder_writes(message: dict[str, Any]) -> None:
+    written = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+    assert protocol.encode(message) == written
+
+
 def test_option_values_compare_as_strings() -> None:
     declared = {"run": ["15", "16"], "extra_trump_kq": ["off", "on"]}
     assert protocol.options_declared(declared, {"run": 15, "extra_trump_kq": True}) is None

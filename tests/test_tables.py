@@ -251,17 +251,7 @@ def test_default_paths_load_the_suite() -> None:
     assert {c.file.split("/")[0] for c in cases} == {"features"}
 
 
-class _Store(dict[str, object]):
-    """pytest's cache as ``load_table`` uses it: get and set by key."""
-
-    def get(self, key: str, default: object = None) -> object:  # type: ignore[override]
-        return super().get(key, default)
-
-    def set(self, key: str, value: object) -> None:
-        self[key] = value
-
-
-def _fresh(path: Path, store: _Store) -> list[Case]:
+def _fresh(path: Path, store: Path) -> list[Case]:
     """The cases of ``path`` as a new process loads them (nothing kept in this one)."""
     cases_module._LOADED.clear()
     return load_table(path, store)
@@ -270,25 +260,54 @@ def _fresh(path: Path, store: _Store) -> list[Case]:
 def test_a_table_kept_in_the_store_loads_as_the_same_checked_cases(tmp_path: Path) -> None:
     path = tmp_path / "kept.yaml"
     path.write_text(GOOD, encoding="utf-8")
-    store = _Store()
+    store = tmp_path / "store"
+    store.mkdir()
     first = _fresh(path, store)
-    assert len(store) == 1
+    assert len(list(store.iterdir())) == 1
     again = _fresh(path, store)
     assert again == first and [list(c.request) for c in again] == [list(c.request) for c in first]
+    assert [c.description for c in again] == [c.description for c in first]
+
+
+def test_a_changed_spec_or_checking_code_checks_the_table_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "kept.yaml"
+    path.write_text(GOOD, encoding="utf-8")
+    store = tmp_path / "store"
+    store.mkdir()
+    first = _fresh(path, store)
+    (entry,) = store.iterdir()
+    checked: list[Path] = []
+
+    def check(table: Path) -> list[Case]:
+        checked.append(table)
+        return first
+
+    monkeypatch.setattr(cases_module, "_checks_digest", lambda: "another-spec")
+    monkeypatch.setattr(cases_module, "_load_table", check)
+    _fresh(path, store)
+    assert checked == [path]  # the entry kept under the old digest is not taken
+    assert b"-another-spec " in entry.read_bytes().split(b"\n", 1)[0]
 
 
 def test_a_changed_table_or_a_damaged_entry_is_checked_again(tmp_path: Path) -> None:
     path = tmp_path / "kept.yaml"
     path.write_text(GOOD, encoding="utf-8")
-    store = _Store()
+    store = tmp_path / "store"
+    store.mkdir()
     _fresh(path, store)
-    (name,) = store
-    kept = store[name]
-    assert isinstance(kept, dict)
-    store[name] = {**kept, "cases": kept["cases"].replace("fixture-case", "other-case")}
-    assert _fresh(path, store)[0].id == "fixture-case"  # a text not the one kept: checked again
-    store[name] = {"digest": "x", "cases": "[{"}
-    assert _fresh(path, store)[0].id == "fixture-case"
+    (entry,) = store.iterdir()
+    kept = entry.read_bytes()
+    for damaged in (
+        kept.replace(b"fixture-case", b"fixture-cose"),  # a text not the one kept
+        kept.replace(b"fixture-case", b"other-case"),
+        kept[:-1],
+        b"x\n[{",
+    ):
+        entry.write_bytes(damaged)
+        assert _fresh(path, store)[0].id == "fixture-case"  # checked again
+        assert entry.read_bytes() == kept  # and kept again
     path.write_text(GOOD.replace("fixture-case", "renamed-case"), encoding="utf-8")
     assert _fresh(path, store)[0].id == "renamed-case"
     path.write_text(GOOD.replace("method: meld", "method: meld\nbogus: 1"), encoding="utf-8")
