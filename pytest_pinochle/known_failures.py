@@ -228,6 +228,7 @@ def _entry_for(state: _State, item: pytest.Item) -> Entry | None:
     variant = variant_of(item)
     key = case_key(item)
     rule_entry = None
+    rules: tuple[str | None, ...] | None = None
     for entry in state.entries:
         if entry.variant is not None and entry.variant != variant:
             continue
@@ -235,8 +236,10 @@ def _entry_for(state: _State, item: pytest.Item) -> Entry | None:
             if entry.case == key or _node_matches(entry.case, item.nodeid):
                 return entry
         elif rule_entry is None:
-            rule = rule_of(item)
-            if entry.rule == rule or entry.rule in uses_of(item, rule):
+            if rules is None:  # read once per item, not once per entry
+                rule = rule_of(item)
+                rules = (rule, *uses_of(item, rule))
+            if entry.rule in rules:
                 rule_entry = entry
     return rule_entry
 

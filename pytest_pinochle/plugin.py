@@ -184,9 +184,25 @@ def pytest_configure(config: pytest.Config) -> None:
     if budget is not None:
         state_of(config).budget = budget
         state_of(config).deadline = time.monotonic() + budget
+        # Registered only then: a run without a budget has no check to make before each item.
+        config.pluginmanager.register(RunBudget(config), "pinochle-run-budget")
     config.pluginmanager.register(Reporter(config), "pinochle-reporter")
     if any(config.getoption(name) not in (None, False) for name in PINOCHLE_RUN_OPTIONS):
         catch_interrupts(config)
+
+
+class RunBudget:
+    """``--run-timeout``: once the run's budget is spent, the run stops after the current item."""
+
+    def __init__(self, config: pytest.Config) -> None:
+        self.config = config
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_protocol(self, item: pytest.Item) -> None:
+        state = state_of(self.config)
+        if state.deadline is not None and time.monotonic() >= state.deadline:
+            budget = f"{state.budget:g}"
+            item.session.shouldstop = f"--run-timeout: the run's budget of {budget} s is spent"
 
 
 PINOCHLE_RUN_OPTIONS = ("pinochle", "engine", "engine_server", "conformance_report", "log_traffic")
@@ -355,14 +371,6 @@ def pytest_report_collectionfinish(config: pytest.Config, items: list[pytest.Ite
     info = state.engine_name or {}
     name = f"{info.get('name', '?')} {info.get('version', '')}".strip()
     return [f"engine under test: {name} ({state.command or REFERENCE_SHOWN})"]
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_protocol(item: pytest.Item) -> None:
-    """Once the run's budget (``--run-timeout``) is spent, the run stops after this item."""
-    state = state_of(item.config)
-    if state.deadline is not None and time.monotonic() >= state.deadline:
-        item.session.shouldstop = f"--run-timeout: the run's budget of {state.budget:g} s is spent"
 
 
 @pytest.hookimpl(wrapper=True)

@@ -180,21 +180,26 @@ spectrum; not written to the report)."""
 
 def _details(item: pytest.Item) -> dict[str, Any]:
     """What a report says of a case besides its verdict: where it runs and what it asked."""
-    variant, options = variant_of(item), options_of(item)
-    sent: str | None = None
     if isinstance(item, CaseItem):
-        method: str | None = item.case.method
-        params: Mapping[str, object] | None = item.sent
-        sent = item.sent_line
+        case = item.case
+        return {
+            "variant": case.variant,
+            "options": dict(case.options),
+            "method": case.method,
+            "request": item.request_shown,
+            JUDGED: sorted(item.expected),
+        }
+    situation = item.stash.get(SITUATION_KEY, None)
+    method = getattr(situation, "method", None)
+    params = getattr(situation, "params", None)
+    sent = getattr(situation, "sent_line", None)
+    variant: str | None
+    if situation is not None and situation.variant is not None:
+        # What the scenario's steps actually set: an Outline's option marks are shared by
+        # all its rows, so the marks alone cannot say which row set which value.
+        variant, options = situation.variant, dict(situation.options)
     else:
-        situation = item.stash.get(SITUATION_KEY, None)
-        method = getattr(situation, "method", None)
-        params = getattr(situation, "params", None)
-        sent = getattr(situation, "sent_line", None)
-        if situation is not None and situation.variant is not None:
-            # What the scenario's steps actually set: an Outline's option marks are shared by
-            # all its rows, so the marks alone cannot say which row set which value.
-            variant, options = situation.variant, dict(situation.options)
+        variant, options = variant_of(item), options_of(item)
     return {
         "variant": variant,
         "options": options,
@@ -238,6 +243,9 @@ class Reporter:
         an item whose xdist worker crashed (xdist's report of the crash carries none)."""
         self.reach_entries: dict[str, ReachEntry] = {}
         """Node ID -> where a judged table case stands (``reach``)."""
+        self._reached_here: dict[str, tuple[str, dict[str, object]]] = {}
+        """Node ID -> the reach property a report made in this process carries, and what it
+        was made from (xdist's controller gets the worker's reports, and parses theirs)."""
         self.rebased: dict[str, list[str]] = {}
         """Node ID -> how a derived case's deal was played the house's way."""
         self._diagnosis: list[SuspectEntry] | None = None
@@ -251,28 +259,39 @@ class Reporter:
     ) -> Generator[None, pytest.TestReport, pytest.TestReport]:
         """Flag an engine fault as an error; show a scenario's fault without step frames."""
         report = yield
-        made = self._made(item, call, report)
-        if report.when == "teardown" and SITUATION_KEY in item.stash:
+        when = report.when
+        if when == "teardown" and SITUATION_KEY in item.stash:
             # Reported in full: let go of the scenario's situation (its requests and answers)
             # as pytest lets go of fixture values, so a run keeps none of them.
             del item.stash[SITUATION_KEY]
-        return made
+        if when != "call" and call.excinfo is None and not report.skipped:
+            return report  # a setup or teardown that went well: nothing to add
+        if not is_suite_item(item):
+            return report
+        return self._made(item, call, report)
 
     def _made(
         self, item: pytest.Item, call: pytest.CallInfo[None], report: pytest.TestReport
     ) -> pytest.TestReport:
-        if is_suite_item(item) and (report.when == "call" or report.skipped):
-            report.user_properties.append((DETAIL_PROPERTY, json.dumps(_details(item))))
-            if isinstance(item, CaseItem) and item.reach is not None:
-                report.user_properties.append((REACH_PROPERTY, json.dumps(item.reach)))
-        if report.skipped and isinstance(report.longrepr, tuple) and is_suite_item(item):
+        """A suite item's report of its call, or of a skip or fault in any phase."""
+        details = None
+        if report.when == "call" or report.skipped:
+            details = _details(item)
+            report.user_properties.append((DETAIL_PROPERTY, json.dumps(details)))
+            reached = item.reach if isinstance(item, CaseItem) else None
+            if reached is not None:
+                raw = json.dumps(reached)
+                report.user_properties.append((REACH_PROPERTY, raw))
+                # The same process reads it back (``pytest_runtest_logreport``) without parsing.
+                self._reached_here[report.nodeid] = (raw, reached)
+        if report.skipped and isinstance(report.longrepr, tuple):
             # pytest folds skips by location: the case's own file (its table or feature module,
             # as its node ID names it), never the line of this package that called pytest.skip
             # nor its install path; no line, so one reason in one file is one line of -rs.
             # (A line of None is what pytest's own skip marks fold on; its annotation says int.)
             where = item.nodeid.split("::", 1)[0]
             report.longrepr = (where, None, report.longrepr[2])  # type: ignore[assignment]
-        if call.excinfo is None or not is_suite_item(item):
+        if call.excinfo is None:
             return report
         if isinstance(item, CaseItem) and call.excinfo.errisinstance(CaseFailed):
             case, answer = item.case, item.answer or {}
@@ -294,7 +313,7 @@ class Reporter:
             found = _scenario_charge(item)
             if found is not None:
                 report.user_properties.append((CHARGE_PROPERTY, json.dumps(found.as_dict())))
-        request = _details(item)["request"]
+        request = (details or _details(item))["request"]
         if call.excinfo.errisinstance(EngineError):
             report.user_properties.append((ENGINE_ERROR, True))
             if not isinstance(item, CaseItem):  # a table case words it in repr_failure
@@ -311,9 +330,11 @@ class Reporter:
         self, report: pytest.TestReport, config: pytest.Config
     ) -> tuple[str, str, str] | None:
         """Count an engine fault in the call phase as an error, not a wrong answer."""
-        if report.when == "call" and report.failed and outcome_of(report) == "errored":
+        if report.outcome != "failed":
+            return None
+        if report.when == "call" and outcome_of(report) == "errored":
             return "error", "E", "ERROR"
-        if report.failed and report.when == CRASHED and property_of(report, RULE_PROPERTY):
+        if report.when == CRASHED and property_of(report, RULE_PROPERTY):
             return "error", "E", "ERROR"  # a suite item whose worker crashed: as in the report
         return None
 
@@ -329,32 +350,39 @@ class Reporter:
         report.user_properties = [(k, v) for k, v in known if k != CHARGE_PROPERTY]
 
     def pytest_runtest_logreport(self, report: pytest.TestReport) -> None:
-        props: dict[str, object] = {}
-        for key, value in report.user_properties:  # one pass; the first of a key, as property_of
-            props.setdefault(key, value)
+        # One pass, the first of a key winning (as ``property_of``): the pairs reversed, so an
+        # earlier pair overwrites a later one.
+        props: dict[str, object] = dict(reversed(report.user_properties))
         rule = props.get(RULE_PROPERTY)
         if not isinstance(rule, str):
             return  # not a suite item
         node = report.nodeid
         self.properties[node] = report.user_properties
-        if report.passed and report.when == "teardown" and node in self.outcomes:
+        passed = report.outcome == "passed"
+        if passed and report.when == "teardown" and node in self.outcomes:
             return  # a passing teardown after the call: nothing it carries is new
-        status = outcome_of(report)
+        status = "passed" if passed else outcome_of(report)
         old = self.outcomes.get(node)
         if old is None or SEVERITY[status] >= SEVERITY[old.status]:
             charge = _charge(props.get(CHARGE_PROPERTY)) if status == "failed" else None
             uses = uses_property(props.get(USES_PROPERTY))
-            self.outcomes[node] = Outcome(node, status, rule, uses, charge)
+            verdict = (status, rule, uses, charge)
+            # A passing call after a passing setup changes nothing: its outcome is kept.
+            if old is None or (old.status, old.rule, old.uses, old.charge) != verdict:
+                self.outcomes[node] = Outcome(node, *verdict)
         if getattr(report, FIXED_ATTR, False):
             self.fixed.add(node)
         detail = props.get(DETAIL_PROPERTY)
         if isinstance(detail, str):
             self.details[node] = detail
-        found = _from_json(props.get(REACH_PROPERTY))
-        if isinstance(found, dict):
-            self.reach_entries[node] = ReachEntry.from_dict(rule, found)
-            if found.get("rebased"):
-                self.rebased[node] = [str(x) for x in found["rebased"]]
+        raw = props.get(REACH_PROPERTY)
+        if raw is not None:
+            here = self._reached_here.pop(node, None)
+            found = here[1] if here is not None and here[0] is raw else _from_json(raw)
+            if isinstance(found, dict):
+                self.reach_entries[node] = ReachEntry.from_dict(rule, found)
+                if found.get("rebased"):
+                    self.rebased[node] = [str(x) for x in found["rebased"]]
         if props.get(EXPECTATION_PROPERTY) == DERIVED:
             self.derived.add(node)
         elif props.get(HOUSE_PROPERTY):
@@ -362,6 +390,8 @@ class Reporter:
         known = getattr(report, KNOWN_ENTRY_ATTR, None)
         if isinstance(known, dict):
             self.known[node] = known
+        if passed:
+            return
         if status in ("failed", "errored") and report.longrepr is not None:
             self.messages[node] = report.longreprtext[:MESSAGE_LIMIT]
         if status == "skipped" and isinstance(report.longrepr, tuple):

@@ -211,6 +211,9 @@ def variant_of(item: pytest.Item) -> str | None:
     column, else the scenario's one variant tag (None when it has several or none)."""
     if isinstance(item, CaseItem):
         return item.case.variant
+    for key, value in item.user_properties:
+        if key == VARIANT_PROPERTY:  # ``select`` read it so once the item was collected
+            return str(value) or None
     callspec = getattr(item, "callspec", None)
     example = callspec.params.get("_pytest_bdd_example", {}) if callspec is not None else {}
     if isinstance(example, dict) and isinstance(example.get("variant"), str):
