@@ -1,6 +1,7 @@
 """What judging costs over its floors, as two ratios measured side by side in one run.
 
     python benchmarks/bench_overhead.py [--runs 7] [--calls 3000] [--skip-suite] [--instructions]
+                                        [--bdd-floor]
 
 Prints figures only; not part of the test run. Targets:
 
@@ -21,6 +22,11 @@ and each process then takes about fifteen times as long). It is one figure per s
 every run give or take a few thousandths, and it follows the CPU ratio: what costs more time costs
 more instructions here, where nothing waits on the disk or the network. The target applies to the
 CPU ratio; the instruction ratio says where that ratio sits when the pairs scatter.
+
+``--bdd-floor`` adds a third process to each pair, for context only (no target): pytest-bdd's own
+cost for items of the suite's shape, as many trivial items as the suite has table cases plus as
+many Gherkin scenarios as it has, each with as many steps on average, every step a bare function.
+The suite pays that much before judging anything; what it costs beyond that floor is the judging.
 """
 
 from __future__ import annotations
@@ -63,18 +69,80 @@ def test_item(n):
 """
 
 
+SHAPE_PLUGIN = """\
+import json, os
+
+
+class Shape:
+    def __init__(self):
+        self.scenarios, self.steps = set(), 0
+
+    def pytest_bdd_before_step(self, request):
+        self.scenarios.add(request.node.nodeid)
+        self.steps += 1
+
+
+SHAPE = Shape()
+
+
+def pytest_configure(config):
+    config.pluginmanager.register(SHAPE)
+
+
+def pytest_unconfigure(config):
+    with open(os.environ["BENCH_SHAPE_FILE"], "w", encoding="utf-8") as out:
+        json.dump([len(SHAPE.scenarios), SHAPE.steps], out)
+"""
+"""Counts the suite's Gherkin scenarios and the steps they run (for ``--bdd-floor``)."""
+FLOOR_STEPS = """\
+from pytest_bdd import given, parsers, scenarios, then, when
+
+scenarios("floor.feature")
+
+
+@given(parsers.re(r"step (?P<n>\\d+)"))
+def given_step(n):
+    pass
+
+
+@when(parsers.re(r"step (?P<n>\\d+)"))
+def when_step(n):
+    pass
+
+
+@then(parsers.re(r"step (?P<n>\\d+)"))
+def then_step(n):
+    pass
+"""
+
+
+def floor_feature(scenarios: int, steps: int) -> str:
+    """``scenarios`` scenarios holding ``steps`` steps between them (Given, When, then Thens)."""
+    lines = ["Feature: the floor", ""]
+    for i in range(scenarios):
+        count = steps // scenarios + (i < steps % scenarios)
+        lines.append(f"  Scenario: scenario {i}")
+        for j in range(count):
+            keyword = "Given" if j == 0 else "When" if j == 1 else "Then"
+            lines.append(f"    {keyword} step {j}")
+        lines.append("")
+    return "\n".join(lines)
+
+
 def verdict(value: float, target: float) -> str:
     return f"({'ok' if value <= target else 'ABOVE TARGET'}, target <= {target:g})"
 
 
-def run_pytest(args: list[str], cwd: Path) -> tuple[float, float, str]:
+def run_pytest(
+    args: list[str], cwd: Path, env: dict[str, str] | None = None
+) -> tuple[float, float, str]:
     """CPU seconds (user + system) and wall seconds one pytest process takes, and its last
     output line. CPU time is the figure compared: on a shared machine, wall time measures the
     neighbours."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     began = time.perf_counter()
     done = subprocess.run(
-        [*PYTEST, *args], cwd=cwd, env=ENV, capture_output=True, text=True, check=False
+        [*PYTEST, *args], cwd=cwd, env=env or ENV, capture_output=True, text=True, check=False
     )
     took = time.perf_counter() - began
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -106,18 +174,35 @@ def instructions(args: list[str], cwd: Path) -> int:
     return int(found.group(1).replace(",", ""))
 
 
-def suite_ratio(runs: int, count_instructions: bool) -> None:
+def suite_ratio(runs: int, count_instructions: bool, bdd_floor: bool) -> None:
     """The in-process suite against pytest's own cost for as many trivial items."""
-    *_, last = run_pytest(["features/"], ROOT)  # warm: bytecode compiled and kept
-    items = int(re.search(r"(\d+) passed", last).group(1))  # type: ignore[union-attr]
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        (folder / "bench_shape.py").write_text(SHAPE_PLUGIN, encoding="utf-8")
+        shape_file = folder / "shape.json"
+        env = {**ENV, "PYTHONPATH": str(folder), "BENCH_SHAPE_FILE": str(shape_file)}
+        # Warm (bytecode compiled and kept) and counted: items, scenarios and their steps.
+        *_, last = run_pytest(["features/", "-p", "bench_shape"], ROOT, env)
+        items = int(re.search(r"(\d+) passed", last).group(1))  # type: ignore[union-attr]
+        scenarios, steps = json.loads(shape_file.read_text(encoding="utf-8"))
         (folder / "test_trivial.py").write_text(TRIVIAL.format(items=items), encoding="utf-8")
+        floor = folder / "floor"
+        floor.mkdir()
+        (floor / "floor.feature").write_text(floor_feature(scenarios, steps), encoding="utf-8")
+        (floor / "test_floor.py").write_text(FLOOR_STEPS, encoding="utf-8")
+        (floor / "test_items.py").write_text(
+            TRIVIAL.format(items=items - scenarios), encoding="utf-8"
+        )
         run_pytest(["test_trivial.py"], folder)
+        if bdd_floor:
+            run_pytest(["floor"], folder)
         pairs = []
+        floors = []
         for _ in range(runs):
             suite_run = run_pytest(["features/"], ROOT)[:2]
             pairs.append((suite_run, run_pytest(["test_trivial.py"], folder)[:2]))
+            if bdd_floor:
+                floors.append(run_pytest(["floor"], folder)[:2])
         counted = (
             (instructions(["features/"], ROOT), instructions(["test_trivial.py"], folder))
             if count_instructions
@@ -136,6 +221,20 @@ def suite_ratio(runs: int, count_instructions: bool) -> None:
     print(f"  {'   each pair':<{WIDTH}} {ratios}")
     label = "=> suite / trivial items, CPU, median of the pairs"
     print(f"  {label:<{WIDTH}} {paired:8.2f}x    {verdict(paired, 1.5)}")
+    if floors:
+        print(
+            f"pytest-bdd's own floor for the suite's shape ({items - scenarios} trivial items and "
+            f"{scenarios} scenarios of {steps} bare steps), CPU, context only:"
+        )
+        label = "floor, best"
+        best = min(floors)
+        print(f"  {label:<{WIDTH}} {best[0]:8.2f} s ({best[1]:.2f} s)")
+        label = "floor / trivial items, median of the runs"
+        below = statistics.median(f[0] / t[0] for f, (_, t) in zip(floors, pairs, strict=True))
+        print(f"  {label:<{WIDTH}} {below:8.2f}x")
+        label = "suite / floor, median of the runs"
+        above = statistics.median(s[0] / f[0] for f, (s, _) in zip(floors, pairs, strict=True))
+        print(f"  {label:<{WIDTH}} {above:8.2f}x")
     if counted is not None:
         suite_count, trivial_count = counted
         print("the same two pytest processes, instructions executed (valgrind cachegrind):")
@@ -177,6 +276,11 @@ def main() -> int:
     parser.add_argument("--calls", type=int, default=3000, help="requests per batch")
     parser.add_argument("--skip-suite", action="store_true", help="only the server's ratio")
     parser.add_argument(
+        "--bdd-floor",
+        action="store_true",
+        help="also time pytest-bdd's own cost for items of the suite's shape (context only)",
+    )
+    parser.add_argument(
         "--instructions",
         action="store_true",
         help="also count the instructions each pytest process executes (needs valgrind)",
@@ -184,7 +288,7 @@ def main() -> int:
     args = parser.parse_args()
     server_ratio(args.calls)
     if not args.skip_suite:
-        suite_ratio(args.runs, args.instructions)
+        suite_ratio(args.runs, args.instructions, args.bdd_floor)
     return 0
 
 
