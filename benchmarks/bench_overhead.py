@@ -21,7 +21,9 @@ process executes, counted by valgrind's cachegrind (``--cache-sim=no``; valgrind
 and each process then takes about fifteen times as long). It is one figure per side, the same on
 every run give or take a few thousandths, and it follows the CPU ratio: what costs more time costs
 more instructions here, where nothing waits on the disk or the network. The target applies to the
-CPU ratio; the instruction ratio says where that ratio sits when the pairs scatter.
+CPU ratio; the instruction ratio says where that ratio sits when the pairs scatter. It also counts
+the trivial run with this package's plugin left out (``-p no:pinochle``): installed, the plugin is
+loaded by every pytest run of the environment, so the trivial run above pays its import too.
 
 ``--bdd-floor`` adds a third process to each pair, for context only (no target): pytest-bdd's own
 cost for items of the suite's shape, as many trivial items as the suite has table cases plus as
@@ -204,7 +206,11 @@ def suite_ratio(runs: int, count_instructions: bool, bdd_floor: bool) -> None:
             if bdd_floor:
                 floors.append(run_pytest(["floor"], folder)[:2])
         counted = (
-            (instructions(["features/"], ROOT), instructions(["test_trivial.py"], folder))
+            (
+                instructions(["features/"], ROOT),
+                instructions(["test_trivial.py"], folder),
+                instructions(["-p", "no:pinochle", "test_trivial.py"], folder),
+            )
             if count_instructions
             else None
         )
@@ -236,12 +242,18 @@ def suite_ratio(runs: int, count_instructions: bool, bdd_floor: bool) -> None:
         above = statistics.median(s[0] / f[0] for f, (s, _) in zip(floors, pairs, strict=True))
         print(f"  {label:<{WIDTH}} {above:8.2f}x")
     if counted is not None:
-        suite_count, trivial_count = counted
+        suite_count, trivial_count, bare_count = counted
         print("the same two pytest processes, instructions executed (valgrind cachegrind):")
         label = "trivial items / pytest features/"
         print(f"  {label:<{WIDTH}} {trivial_count / 1e9:.3f} G / {suite_count / 1e9:.3f} G")
         label = "=> suite / trivial items, instructions"
         print(f"  {label:<{WIDTH}} {suite_count / trivial_count:8.2f}x")
+        # Installed, this package's plugin is loaded by every pytest run of the environment:
+        # the trivial run above pays its import too. Without it, pytest's cost alone.
+        label = "trivial items, -p no:pinochle (pytest alone)"
+        print(f"  {label:<{WIDTH}} {bare_count / 1e9:.3f} G")
+        label = "   suite / that, instructions (context)"
+        print(f"  {label:<{WIDTH}} {suite_count / bare_count:8.2f}x")
 
 
 def server_ratio(calls: int, batches: int = 7) -> None:
