@@ -68,7 +68,7 @@ def test_the_users_processes_keep_their_lives_and_statuses(tmp_path: Path, mode:
         args = (meld, "-k", "user or dd-meld-run", "--engine", engine, "--engine-timeout", "2")
     checks = user_run(tmp_path, *args, plain=mode == "plain")
     wrong = {name: detail for name, (ok, detail) in checks.items() if not ok}
-    assert len(checks) >= 13 and not wrong, wrong
+    assert len(checks) >= 15 and not wrong, wrong
 
 
 def test_interrupts_restore_the_handlers_they_replaced() -> None:

@@ -7,6 +7,7 @@ daemon meant to outlive pytest writes its pid (the calling test ends it)."""
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import json
 import multiprocessing
@@ -30,6 +31,22 @@ STOP = RESULTS.with_name("stop")
 def record(name: str, ok: bool, detail: object = "") -> None:
     with RESULTS.open("a", encoding="utf-8") as f:
         f.write(json.dumps({"name": name, "ok": bool(ok), "detail": str(detail)}) + "\n")
+
+
+PYTEST_PID = os.getpid()
+"""The pytest process (a forked child inherits the exit hook below, and must not record)."""
+
+
+def handlers_after_the_session() -> None:
+    """At this process's exit, after pytest's cleanup: the handlers are the defaults again, set
+    aside by a run of the suite or never touched by one that was not."""
+    if os.getpid() != PYTEST_PID:
+        return
+    record("SIGTERM handler after", signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
+    record("SIGINT handler after", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+
+
+atexit.register(handlers_after_the_session)
 
 
 def wait_for_stop(status: int) -> None:
@@ -171,6 +188,8 @@ def test_user_sigterm_and_forked_children() -> None:
     if plain:
         record("SIGTERM handler", signal.getsignal(signal.SIGTERM) == signal.SIG_DFL)
         record("SIGINT handler", signal.getsignal(signal.SIGINT) is signal.default_int_handler)
+    else:  # a run of the suite: SIGTERM ends it as Ctrl-C does, until the session's end
+        record("SIGTERM handler", signal.getsignal(signal.SIGTERM) != signal.SIG_DFL)
     process = multiprocessing.get_context("fork").Process(target=time.sleep, args=(30,))
     process.start()
     time.sleep(0.3)
