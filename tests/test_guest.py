@@ -1,6 +1,7 @@
 """The plugin is a good guest in its user's pytest session: it never kills, reaps or takes the exit
-status of a process it did not start, and a session that is not a run of the suite keeps its
-signal handlers (tests/data/user_processes.py is the user's test file)."""
+status of a process it did not start; a session that is not a run of the suite keeps its signal
+handlers, and a run of the suite gives them back at its end (tests/data/user_processes.py is the
+user's test file)."""
 
 from __future__ import annotations
 
