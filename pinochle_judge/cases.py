@@ -7,12 +7,12 @@ Collecting the cases as pytest items is the plugin's (``pytest_pinochle.tables``
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-import os
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -35,7 +35,7 @@ from specdata import (
     shorten,
     shown,
 )
-from specdata.files import read_at_most, temporary_beside
+from specdata.files import read_at_most, write_atomic
 
 from . import notation
 
@@ -318,40 +318,19 @@ def _checks_digest() -> str:
     return digest.hexdigest()
 
 
-CASE_FIELDS = tuple(f.name for f in fields(Case))
-
-
 def _sum(body: bytes) -> str:
     return hashlib.blake2b(body, digest_size=16).hexdigest()
 
 
 def _stored(entry: Path, digest: str) -> list[Case] | None:
     """The cases kept in ``entry`` for this digest, or None (none kept, another digest, or an
-    entry not as it was written).
-
-    An entry is one line ``DIGEST SUM`` (``SUM`` of the rest), then one JSON text: the values
-    every case of the table shares once (``shared``), and for each case its other ``fields``
-    as a list (``rows``)."""
+    entry not as it was written). An entry is one line ``DIGEST SUM`` (``SUM`` of the rest),
+    then the cases as one JSON list of their fields."""
     try:
         head, _, body = entry.read_bytes().partition(b"\n")
         if head != f"{digest} {_sum(body)}".encode():
             return None
-        kept = json.loads(body)
-        shared, names = kept["shared"], kept["fields"]
-        if sorted([*shared, *names]) != sorted(CASE_FIELDS) or "uses" in shared:
-            return None
-        # Positional arguments, each row's values in their slots (a keyword call costs more).
-        template = [shared.get(name) for name in CASE_FIELDS]
-        slots = [CASE_FIELDS.index(name) for name in names]
-        uses = CASE_FIELDS.index("uses")
-        found = []
-        for row in kept["rows"]:
-            values = template.copy()
-            for slot, value in zip(slots, row, strict=True):
-                values[slot] = value
-            values[uses] = tuple(values[uses])
-            found.append(Case(*values))
-        return found
+        return [Case(**{**row, "uses": tuple(row["uses"])}) for row in json.loads(body)]
     except (OSError, KeyError, TypeError, ValueError):
         return None
 
@@ -359,33 +338,15 @@ def _stored(entry: Path, digest: str) -> list[Case] | None:
 def _store(entry: Path, digest: str, cases: list[Case]) -> None:
     """Keep ``cases`` in ``entry`` for the next process, if JSON gives them back exactly (JSON
     keeps a mapping's key order: a request's fields go in the order the table gave them).
-
-    Written whole or not at all (a temporary file renamed onto the entry): two processes may
-    store the same table at once. A store that fails leaves the table to be checked again."""
+    Written whole or not at all (``write_atomic``): two processes may store the same table at
+    once. A store that fails leaves the table to be checked again."""
     rows = [{**vars(c), "uses": list(c.uses)} for c in cases]
-    first = rows[0] if rows else {}
-    shared = {
-        name: value
-        for name, value in first.items()
-        if type(value) in (str, int, bool)  # one immutable value can serve every case
-        and all(type(row[name]) is type(value) and row[name] == value for row in rows)
-    }
-    names = [name for name in CASE_FIELDS if name not in shared]
-    kept = {"shared": shared, "fields": names, "rows": [[row[n] for n in names] for row in rows]}
-    text = json.dumps(kept, ensure_ascii=False)
-    if json.loads(text) != kept:
+    text = json.dumps(rows, ensure_ascii=False)
+    if json.loads(text) != rows:
         return
     body = text.encode()
-    try:
-        temporary = temporary_beside(entry)
-        try:
-            temporary.write_bytes(f"{digest} {_sum(body)}\n".encode() + body)
-            os.replace(temporary, entry)
-        except OSError:
-            temporary.unlink(missing_ok=True)
-            raise
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        write_atomic(entry, f"{digest} {_sum(body)}\n".encode() + body)
 
 
 def load_table(path: Path | str, store: Path | None = None) -> list[Case]:
