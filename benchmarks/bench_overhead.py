@@ -254,6 +254,8 @@ def suite_ratio(runs: int, count_instructions: bool, bdd_floor: bool) -> None:
         print(f"  {label:<{WIDTH}} {bare_count / 1e9:.3f} G")
         label = "   suite / that, instructions (context)"
         print(f"  {label:<{WIDTH}} {suite_count / bare_count:8.2f}x")
+        label = "   this package's plugin, share of the trivial run"
+        print(f"  {label:<{WIDTH}} {1 - bare_count / trivial_count:8.0%}")
 
 
 def server_ratio(calls: int, batches: int = 7) -> None:
