@@ -19,7 +19,14 @@ from .errors import TransportError as _TransportError
 __all__ = ["WATCH_INTERVAL", "InProcessTransport", "LineServer"]
 
 WATCH_INTERVAL = 0.05
-"""How often the in-process watchdog looks at the clock (the most a timeout can overshoot)."""
+"""How late, at most, the in-process watchdog stops a call that overran, or ends once retired.
+
+The watchdog sleeps until the deadline it is watching for, not on a tick: a thread woken on a
+tick takes the interpreter's lock from the caller each time (a thousand thread switches in a
+two-second run of the suite, where the calls themselves wake it about twice)."""
+
+
+_NEVER = float("inf")
 
 
 class LineServer(Protocol):
@@ -78,6 +85,11 @@ class InProcessTransport:
         self.exits: list[str] = []
         self._worker: _Worker | None = None
         self._lock = threading.Lock()
+        self._wakeup = threading.Condition(self._lock)
+        self._wake_at = _NEVER
+        """When the watchdog looks next: a deadline, or never while no call is due to end."""
+        self._latest = 0.0
+        """The deadline of the latest call, running or not."""
         self._deadline: float | None = None
         self._caller = 0
         self._fired = False
@@ -111,9 +123,11 @@ class InProcessTransport:
 
     def _call_watched(self, line: str, timeout: float) -> str:
         with self._lock:
-            self._deadline = time.monotonic() + timeout
+            self._deadline = self._latest = deadline = time.monotonic() + timeout
             self._caller = threading.get_ident()
             self._fired = False
+            if deadline < self._wake_at:  # rare: calls keep one timeout, so deadlines only grow
+                self._wakeup.notify()
         self._ensure_watchdog()
         try:
             try:
@@ -149,14 +163,21 @@ class InProcessTransport:
             ).start()
 
     def _watch(self, generation: int) -> None:
-        # Polls rather than being woken per call: waking a thread costs more than a meld answer.
-        while self._watching and self._generation == generation:
-            time.sleep(WATCH_INTERVAL)
-            with self._lock:
-                deadline = self._deadline
-                if deadline is not None and not self._fired and time.monotonic() >= deadline:
+        # Sleeps until a deadline, not on a tick, and is not woken per call (waking a thread
+        # costs more than a meld answer): until the running call's, or else the latest call's,
+        # after which no call has run longer than its timeout; then it looks again. A call
+        # wakes it only when it is due to end before that (a shorter timeout than the last).
+        with self._wakeup:
+            while self._watching and self._generation == generation:
+                deadline, now = self._deadline, time.monotonic()
+                if deadline is not None and not self._fired and now >= deadline:
                     self._fired = True
                     _set_async_exc(self._caller, _Interrupted)
+                if deadline is not None and not self._fired:
+                    self._wake_at = deadline
+                else:
+                    self._wake_at = self._latest if self._latest > now else _NEVER
+                self._wakeup.wait(None if self._wake_at == _NEVER else self._wake_at - now)
 
     @staticmethod
     def _checked(ok: bool, value: str | BaseException) -> str:
@@ -175,7 +196,9 @@ class InProcessTransport:
 
     def stop(self, timeout: float) -> None:
         """Retire the worker and the watchdog (threads still in a call end when it returns)."""
-        self._watching = False
+        with self._wakeup:
+            self._watching = False
+            self._wakeup.notify_all()
         if self._worker is not None:
             self._worker.jobs.put(None)
             self._worker = None

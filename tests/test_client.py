@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from pinochle_adapters import client, processes, transports
+from pinochle_adapters import client, processes, protocol, transports
 from pinochle_adapters.client import (
     MAX_CONSECUTIVE_TIMEOUTS,
     MAX_FAILED_STARTS,
@@ -37,6 +37,8 @@ from pinochle_adapters.client import (
     open_engine,
     open_in_process,
 )
+from pinochle_adapters.errors import TransportError
+from pinochle_adapters.inprocess import InProcessTransport
 
 BROKEN = Path(__file__).parent / "broken_engines"
 PYTHON = shlex.quote(sys.executable)
@@ -496,6 +498,31 @@ def test_a_trusted_in_process_call_that_loops_is_stopped_at_the_timeout() -> Non
         assert server.spins == spins  # the loop was interrupted, not left running
         card_points = {**DD, "cards": ["As"], "last_trick": False}
         assert engine.call("card_points", card_points) == {"points": 1}
+
+
+def test_a_call_due_before_the_last_ones_deadline_is_still_stopped_at_its_own() -> None:
+    """The watchdog sleeps until the latest deadline it knows: a call with a shorter timeout
+    than the call before must wake it, or it would run on until that earlier call's deadline."""
+
+    class Lingering(Looping):
+        def handle_line(self, line: str) -> str:
+            if '"meld"' in line:
+                end = time.monotonic() + 5.0  # answers at last, unless interrupted first
+                while time.monotonic() < end:
+                    self.spins += 1
+            return self.inner.handle_line(line)
+
+    transport = InProcessTransport(Lingering(), trusted=True)
+    card_points = {**DD, "cards": ["As"], "last_trick": False}
+    try:
+        first = protocol.encode(protocol.request(1, "card_points", card_points))
+        assert '"result"' in transport.exchange(first, 600.0)
+        second = protocol.encode(protocol.request(2, "meld", MELD_88))
+        with pytest.raises(TransportError) as info:
+            transport.exchange(second, 0.2)
+        assert info.value.kind is EngineTimeout
+    finally:
+        transport.stop(1.0)
 
 
 def test_an_untrusted_in_process_call_that_blocks_is_abandoned_at_the_timeout() -> None:
