@@ -325,14 +325,21 @@ def _sum(body: bytes) -> str:
 def _stored(entry: Path, digest: str) -> list[Case] | None:
     """The cases kept in ``entry`` for this digest, or None (none kept, another digest, or an
     entry not as it was written). An entry is one line ``DIGEST SUM`` (``SUM`` of the rest),
-    then the cases as one JSON list of their fields."""
+    then a JSON object: ``shared``, the fields every case of the table has alike (its file and
+    description, say), and ``rows``, each case's other fields."""
     try:
         head, _, body = entry.read_bytes().partition(b"\n")
         if head != f"{digest} {_sum(body)}".encode():
             return None
-        return [Case(**{**row, "uses": tuple(row["uses"])}) for row in json.loads(body)]
+        kept = json.loads(body)
+        shared = kept["shared"]
+        return [Case(**shared, **{**row, "uses": tuple(row["uses"])}) for row in kept["rows"]]
     except (OSError, KeyError, TypeError, ValueError):
         return None
+
+
+_TABLE_WIDE = ("file", "area", "method", "variant", "description")
+"""Text fields a table's cases mostly share: kept once when all its cases have them alike."""
 
 
 def _store(entry: Path, digest: str, cases: list[Case]) -> None:
@@ -341,8 +348,14 @@ def _store(entry: Path, digest: str, cases: list[Case]) -> None:
     Written whole or not at all (``write_atomic``): two processes may store the same table at
     once. A store that fails leaves the table to be checked again."""
     rows = [{**vars(c), "uses": list(c.uses)} for c in cases]
-    text = json.dumps(rows, ensure_ascii=False)
-    if json.loads(text) != rows:
+    alike = {
+        name: rows[0][name]
+        for name in _TABLE_WIDE
+        if rows and all(row[name] == rows[0][name] for row in rows)
+    }
+    kept = {"shared": alike, "rows": [{k: row[k] for k in row if k not in alike} for row in rows]}
+    text = json.dumps(kept, ensure_ascii=False)
+    if json.loads(text) != kept:
         return
     body = text.encode()
     with contextlib.suppress(OSError):
