@@ -9,26 +9,22 @@ Feature: Auction
 
   @double-deck @AUCTION-FIRST-BIDDER @uses:AUCTION-TURN @uses:AUCTION-OPENING-MIN
   Scenario: The player left of the dealer opens
-    Given the double-deck rules
     When the calls are "seat 1 bids 50"
     Then the calls are accepted
     And seat 2 is next to call, with 51 the lowest bid
 
   @double-deck @AUCTION-FIRST-BIDDER @uses:AUCTION-TURN @negative
   Scenario: The dealer may not call first
-    Given the double-deck rules
     When the calls are "seat 0 bids 50"
     Then the last call is refused under AUCTION-TURN
 
   @double-deck @AUCTION-TURN @negative
   Scenario: A seat may not call out of turn
-    Given the double-deck rules
     When the calls are "seat 1 bids 50, seat 3 bids 51"
     Then the last call is refused under AUCTION-TURN
 
   @double-deck
   Scenario Outline: Double-deck bids after <calls>: seat <seat> bids <bid>
-    Given the double-deck rules
     When the calls are "<calls>, seat <seat> bids <bid>"
     Then <verdict>
 
@@ -67,20 +63,17 @@ Feature: Auction
 
   @double-deck @AUCTION-STEP
   Scenario: Above 60 the lowest bid is the next multiple of five
-    Given the double-deck rules
     When the calls are "seat 1 bids 60"
     Then seat 2 is next to call, with 65 the lowest bid
 
   @double-deck @AUCTION-DEALER-FORCED
   Scenario: Three passes force the dealer to bid 50
-    Given the double-deck rules
     When the calls are "seat 1 passes, seat 2 passes, seat 3 passes"
     Then seat 0 may not pass
     And seat 0 is next to call, with 50 the lowest bid
 
   @double-deck @AUCTION-DEALER-FORCED @negative
   Scenario Outline: The forced dealer may not <call>
-    Given the double-deck rules
     When the calls are "seat 1 passes, seat 2 passes, seat 3 passes, seat 0 <call>"
     Then the last call is refused under AUCTION-DEALER-FORCED
 
@@ -91,51 +84,43 @@ Feature: Auction
 
   @double-deck @AUCTION-DEALER-FORCED @uses:AUCTION-END
   Scenario: The forced dealer's bid of 50 ends the auction
-    Given the double-deck rules
     When the calls are "seat 1 passes, seat 2 passes, seat 3 passes, seat 0 bids 50"
     Then the auction is complete with seat 0 winning at 50
 
   @double-deck @AUCTION-PASS-FINAL @negative
   Scenario: A player who passed may not come back in
-    Given the double-deck rules
     When the calls are "seat 1 bids 50, seat 2 passes, seat 3 bids 51, seat 0 passes, seat 1 bids 52, seat 2 bids 53"
     Then the last call is refused under AUCTION-PASS-FINAL
 
   @double-deck @AUCTION-PASS-FINAL @uses:AUCTION-TURN
   Scenario: Passed players are skipped
-    Given the double-deck rules
     When the calls are "seat 1 bids 50, seat 2 passes, seat 3 bids 51, seat 0 passes, seat 1 bids 52"
     Then seat 3 is next to call, with 53 the lowest bid
 
   @double-deck @AUCTION-END
   Scenario: Three passes after a bid end the auction
-    Given the double-deck rules
     When the calls are "seat 1 bids 50, seat 2 passes, seat 3 passes, seat 0 passes"
     Then the auction is complete with seat 1 winning at 50
 
   @double-deck @AUCTION-END @negative
   Scenario: No call after the auction is over
-    Given the double-deck rules
     When the calls are "seat 1 bids 50, seat 2 passes, seat 3 passes, seat 0 passes, seat 1 bids 55"
     Then the last call is refused under AUCTION-END
 
   @double-deck @AUCTION-END @negative
   Scenario: Two passes do not end the auction
-    Given the double-deck rules
     When the calls are "seat 1 bids 50, seat 2 passes, seat 3 passes"
     Then the auction is not complete
     And seat 0 is next to call, with 51 the lowest bid
 
   @single-deck @AUCTION-FIRST-BIDDER @uses:AUCTION-DEALER-OPENS
   Scenario: Single deck: the dealer must open with 150
-    Given the single-deck rules
     When the calls are ""
     Then seat 0 may not pass
     And seat 0 is next to call, with 150 the lowest bid
 
   @single-deck @AUCTION-DEALER-OPENS @negative
   Scenario Outline: Single deck: the dealer may not open with "<call>"
-    Given the single-deck rules
     When the calls are "seat 0 <call>"
     Then the last call is refused under AUCTION-DEALER-OPENS
 
@@ -146,7 +131,6 @@ Feature: Auction
 
   @single-deck
   Scenario Outline: Single deck: after the dealer's 150, seat 1 bids <bid>
-    Given the single-deck rules
     When the calls are "seat 0 bids 150, seat 1 bids <bid>"
     Then <verdict>
 
@@ -168,21 +152,18 @@ Feature: Auction
 
   @single-deck @AUCTION-END
   Scenario: Single deck: three passes give the dealer the contract at 150
-    Given the single-deck rules
     When the calls are "seat 0 bids 150, seat 1 passes, seat 2 passes, seat 3 passes"
     Then the auction is complete with seat 0 winning at 150
 
   @single-deck @AUCTION-END @option:auction_end=four-passes
   Scenario: Single deck, four passes: the high bidder gets a last call
-    Given the single-deck rules
-    And the option auction_end is four-passes
+    Given the option auction_end is four-passes
     When the calls are "seat 0 bids 150, seat 1 passes, seat 2 passes, seat 3 passes"
     Then the auction is not complete
     And seat 0 is next to call, with 160 the lowest bid
 
   @online
   Scenario Outline: Online bids: <calls>
-    Given the online rules
     When the calls are "<calls>"
     Then <verdict>
 
@@ -219,7 +200,6 @@ Feature: Auction
 
   @online @AUCTION-DEALER-FORCED
   Scenario: Online: three passes force the player on the dealer's right to bid 250
-    Given the online rules
     When the calls are "seat 0 passes, seat 1 passes, seat 2 passes"
     Then seat 3 may not pass
     And seat 3 is next to call, with 250 the lowest bid

@@ -4,7 +4,6 @@ Feature: Card points
 
   @double-deck @POINTS-COUNTERS @uses:POINTS-LAST-TRICK
   Scenario Outline: Double-deck counters: <cards>
-    Given the double-deck rules
     When the cards "<cards>" <counted>
     Then they are worth <points> points
 
@@ -16,25 +15,21 @@ Feature: Card points
 
   @double-deck @POINTS-COUNTERS @negative
   Scenario: Queens and jacks are not counters
-    Given the double-deck rules
     When the cards "Qs Js Qh Jd" are counted
     Then they are worth 0 points
 
   @double-deck @POINTS-LAST-TRICK @negative
   Scenario: No bonus for cards of a trick that is not the last
-    Given the double-deck rules
     When the cards "As Ts Ks Qs" are counted
     Then they are worth 3 points
 
   @double-deck @POINTS-TOTAL
   Scenario: The whole double deck with the last trick is worth 50
-    Given the double-deck rules
     When the cards "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc" of the last trick are counted
     Then they are worth 50 points
 
   @single-deck @online @POINTS-COUNTERS @uses:POINTS-LAST-TRICK
   Scenario Outline: 48-card counters, <variant>: <cards>
-    Given the <variant> rules
     When the cards "<cards>" <counted>
     Then they are worth <points> points
 
@@ -48,22 +43,19 @@ Feature: Card points
 
   @single-deck @POINTS-COUNTERS @option:card_points=literal-002
   Scenario: Source 002 read literally: aces and kings 10, queens and jacks 5, tens nothing
-    Given the single-deck rules
-    And the option card_points is literal-002
+    Given the option card_points is literal-002
     When the cards "Ah Th Kh Qh Jh 9h" are counted
     Then they are worth 30 points
 
   @online @POINTS-COUNTERS @option:scoring_method=classic
   Scenario: Online classic scoring: A 11, 10 10, K 4, Q 3, J 2
-    Given the online rules
-    And the option scoring_method is classic
+    Given the option scoring_method is classic
     When the cards "Ah Qh Jh 9h" are counted
     Then they are worth 16 points
 
   @single-deck @online @POINTS-TOTAL @option:card_points=literal-002 @option:scoring_method=classic
   Scenario Outline: The whole 48-card deck with the last trick is worth 250 (<variant>, <option>)
-    Given the <variant> rules
-    And the option <option> is <value>
+    Given the option <option> is <value>
     When the cards "AsAsTsTsKsKsQsQsJsJs9s9s AhAhThThKhKhQhQhJhJh9h9h AdAdTdTdKdKdQdQdJdJd9d9d AcAcTcTcKcKcQcQcJcJc9c9c" of the last trick are counted
     Then they are worth 250 points
 
@@ -76,6 +68,5 @@ Feature: Card points
 
   @single-deck @POINTS-TOTAL @negative
   Scenario: Without the last trick the deck's counters are 240
-    Given the single-deck rules
     When the cards "AsAsTsTsKsKsQsQsJsJs9s9s AhAhThThKhKhQhQhJhJh9h9h AdAdTdTdKdKdQdQdJdJd9d9d AcAcTcTcKcKcQcQcJcJc9c9c" are counted
     Then they are worth 240 points

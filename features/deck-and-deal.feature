@@ -5,8 +5,7 @@ Feature: Deck and deal
 
   @double-deck @DECK-COMPOSITION @uses:DEAL-HANDS @uses:DEAL-PACKETS @uses:DEAL-ROTATION
   Scenario: Five at a time from the dealer's left
-    Given the double-deck rules
-    And the dealer is seat 0
+    Given the dealer is seat 0
     When the deck in suit order is dealt
     Then every seat is dealt 20 cards
     And seat 1 is dealt "As As As As Ts Ah Ah Ah Ah Th Ad Ad Ad Ad Td Ac Ac Ac Ac Tc"
@@ -15,8 +14,7 @@ Feature: Deck and deal
 
   @double-deck @DEAL-PACKETS @uses:DEAL-ROTATION
   Scenario: The deal wraps round to the dealer
-    Given the double-deck rules
-    And the dealer is seat 3
+    Given the dealer is seat 3
     When the deck in suit order is dealt
     Then seat 0 is dealt "As As As As Ts Ah Ah Ah Ah Th Ad Ad Ad Ad Td Ac Ac Ac Ac Tc"
     And seat 3 is dealt "Qs Js Js Js Js Qh Jh Jh Jh Jh Qd Jd Jd Jd Jd Qc Jc Jc Jc Jc"
@@ -24,8 +22,7 @@ Feature: Deck and deal
 
   @double-deck @DEAL-PACKETS @option:deal_packets=4 @option:deal_packets=2-then-3
   Scenario Outline: Other packet sizes: <packets>
-    Given the double-deck rules
-    And the option deal_packets is <packets>
+    Given the option deal_packets is <packets>
     And the dealer is seat 0
     When the deck in suit order is dealt
     Then every seat is dealt 20 cards
@@ -38,8 +35,7 @@ Feature: Deck and deal
 
   @single-deck @online @DECK-COMPOSITION @uses:DEAL-HANDS @uses:DEAL-PACKETS @uses:DEAL-ROTATION
   Scenario Outline: The 48-card deck, three at a time (<variant>)
-    Given the <variant> rules
-    And the dealer is seat <dealer>
+    Given the dealer is seat <dealer>
     When the deck in suit order is dealt
     Then every seat is dealt 12 cards
     And seat <left> is dealt "As As Ts Ah Ah Th Ad Ad Td Ac Ac Tc"
@@ -53,7 +49,6 @@ Feature: Deck and deal
 
   @double-deck @single-deck @DECK-COMPOSITION @negative
   Scenario Outline: A deck that is not the variant's is refused (<variant>: <put> for <take>)
-    Given the <variant> rules
     When the deck in suit order with "<put>" in place of "<take>" is dealt
     Then the deal is refused under DECK-COMPOSITION
 

@@ -5,8 +5,7 @@ Feature: End of the game
 
   @double-deck @GAME-TARGET
   Scenario Outline: Double deck from <before 0> to <before 1>: <outcome>
-    Given the double-deck rules
-    And the scores are <before 0> to <before 1>
+    Given the scores are <before 0> to <before 1>
     And team 0 holds the contract at 50
     And the teams melded 30 and 22
     And the teams took 28 and 22 card points in 12 and 8 tricks
@@ -23,8 +22,7 @@ Feature: End of the game
 
   @double-deck @GAME-BOTH-REACH
   Scenario: Both sides reach 500 in one hand: the bidding side wins
-    Given the double-deck rules
-    And the scores are 380 to 470
+    Given the scores are 380 to 470
     And team 0 holds the contract at 60
     And the teams melded 100 and 22
     And the teams took 28 and 22 card points in 12 and 8 tricks
@@ -35,8 +33,7 @@ Feature: End of the game
 
   @double-deck @GAME-BID-TO-WIN
   Scenario: Both sides over 400: the bidders win by making their bid
-    Given the double-deck rules
-    And the scores are 450 to 420
+    Given the scores are 450 to 420
     And team 1 holds the contract at 50
     And the teams melded 22 and 60
     And the teams took 22 and 28 card points in 8 and 12 tricks
@@ -47,8 +44,7 @@ Feature: End of the game
 
   @double-deck @GAME-BID-TO-WIN @negative
   Scenario: Both sides over 400: the opponents cannot win, even past 500
-    Given the double-deck rules
-    And the scores are 450 to 420
+    Given the scores are 450 to 420
     And team 1 holds the contract at 50
     And the teams melded 60 and 20
     And the teams took 30 and 20 card points in 12 and 8 tricks
@@ -59,8 +55,7 @@ Feature: End of the game
 
   @double-deck @GAME-BID-TO-WIN @option:bid_to_win=over-400 @option:bid_to_win=off
   Scenario Outline: When bid-to-win starts: option <value>, scores 400 to 450
-    Given the double-deck rules
-    And the option bid_to_win is <value>
+    Given the option bid_to_win is <value>
     And the scores are 400 to 450
     And team 1 holds the contract at 50
     And the teams melded 80 and 20
@@ -77,8 +72,7 @@ Feature: End of the game
 
   @single-deck @GAME-TARGET
   Scenario: Single deck plays to 1000
-    Given the single-deck rules
-    And the scores are 900 to 500
+    Given the scores are 900 to 500
     And team 0 holds the contract at 150
     And the teams melded 60 and 40
     And the teams took 150 and 100 card points in 8 and 4 tricks
@@ -88,8 +82,7 @@ Feature: End of the game
 
   @single-deck @GAME-BOTH-REACH @option:tie_break=higher-score
   Scenario Outline: Single deck, both reach 1000, tie break <tie_break>
-    Given the single-deck rules
-    And the option tie_break is <tie_break>
+    Given the option tie_break is <tie_break>
     And the scores are 800 to 980
     And team 0 holds the contract at 150
     And the teams melded 100 and 40
@@ -105,8 +98,7 @@ Feature: End of the game
 
   @online @GAME-TARGET
   Scenario: Online plays to 1500
-    Given the online rules
-    And the scores are 1400 to 1000
+    Given the scores are 1400 to 1000
     And team 0 holds the contract at 250
     And the teams melded 100 and 60
     And the teams took 160 and 90 card points in 8 and 4 tricks
@@ -116,8 +108,7 @@ Feature: End of the game
 
   @online @GAME-ROUNDS @option:rounds=3
   Scenario Outline: Online over three hands: after hand <hand>
-    Given the online rules
-    And the option rounds is 3
+    Given the option rounds is 3
     And this is hand <hand> of the game
     And the scores are <before 0> to <before 1>
     And team 0 holds the contract at 250

@@ -8,8 +8,7 @@ Feature: Scoring a played hand
 
   @double-deck @SCORE-MADE @uses:SCORE-TRICK-MINIMUM @uses:MELD-MINIMUM
   Scenario Outline: Double deck: team 0 bids <contract>, melds <meld 0> and <meld 1>, takes <points 0> and <points 1>
-    Given the double-deck rules
-    And team 0 holds the contract at <contract>
+    Given team 0 holds the contract at <contract>
     And the teams melded <meld 0> and <meld 1>
     And the teams took <points 0> and <points 1> card points in <won 0> and <won 1> tricks
     When the hand is scored
@@ -25,8 +24,7 @@ Feature: Scoring a played hand
 
   @double-deck @SCORE-TRICK-MINIMUM @negative
   Scenario: Bidders with under 20 in card points are set whatever their meld
-    Given the double-deck rules
-    And team 0 holds the contract at 50
+    Given team 0 holds the contract at 50
     And the teams melded 100 and 22
     And the teams took 18 and 32 card points in 7 and 13 tricks
     When the hand is scored
@@ -36,8 +34,7 @@ Feature: Scoring a played hand
 
   @double-deck @MELD-MINIMUM @negative
   Scenario: A team's meld under 20 counts nothing
-    Given the double-deck rules
-    And team 1 holds the contract at 50
+    Given team 1 holds the contract at 50
     And the teams melded 19 and 60
     And the teams took 22 and 28 card points in 8 and 12 tricks
     When the hand is scored
@@ -49,8 +46,7 @@ Feature: Scoring a played hand
   Scenario: Opponents whose meld is under 20 keep only their card points
     # Bidders 24 + 28 = 52 >= 50: made. Opponents' 16 meld is under 20 and counts nothing;
     # their 22 card points (at least 20) still count.
-    Given the double-deck rules
-    And team 0 holds the contract at 50
+    Given team 0 holds the contract at 50
     And the teams melded 24 and 16
     And the teams took 28 and 22 card points in 11 and 9 tricks
     When the hand is scored
@@ -59,8 +55,7 @@ Feature: Scoring a played hand
 
   @single-deck @SCORE-MADE @uses:SCORE-OPPONENTS-TRICK
   Scenario: Single deck: opponents who won a trick keep meld and card points
-    Given the single-deck rules
-    And team 0 holds the contract at 250
+    Given team 0 holds the contract at 250
     And the teams melded 100 and 80
     And the teams took 200 and 50 card points in 10 and 2 tricks
     When the hand is scored
@@ -69,8 +64,7 @@ Feature: Scoring a played hand
 
   @single-deck @SCORE-OPPONENTS-TRICK @negative
   Scenario: Single deck: opponents who won no trick score nothing
-    Given the single-deck rules
-    And team 0 holds the contract at 250
+    Given team 0 holds the contract at 250
     And the teams melded 100 and 80
     And the teams took 250 and 0 card points in 12 and 0 tricks
     When the hand is scored
@@ -79,8 +73,7 @@ Feature: Scoring a played hand
 
   @single-deck @SCORE-SET
   Scenario: Single deck: a set bidder loses the contract, opponents with a trick score
-    Given the single-deck rules
-    And team 1 holds the contract at 300
+    Given team 1 holds the contract at 300
     And the teams melded 60 and 120
     And the teams took 130 and 120 card points in 6 and 6 tricks
     When the hand is scored
@@ -89,8 +82,7 @@ Feature: Scoring a played hand
 
   @online @SCORE-MADE
   Scenario: Online: opponents score meld even without a trick
-    Given the online rules
-    And team 0 holds the contract at 300
+    Given team 0 holds the contract at 300
     And the teams melded 150 and 60
     And the teams took 250 and 0 card points in 12 and 0 tricks
     When the hand is scored

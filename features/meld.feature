@@ -8,8 +8,7 @@ Feature: Meld
 
   @MELD-RUN @uses:MELD-ROYAL-MARRIAGE @uses:MELD-MARRIAGE @uses:MELD-PINOCHLE @uses:MELD-AROUNDS @uses:MELD-TYPES @double-deck
   Scenario: The 88-point example hand of the rules
-    Given the double-deck rules
-    And seat 1 holds "AhThKhKhKhQhQhJh QdQdJd QcQc AsKsKsQsQsJsJs"
+    Given seat 1 holds "AhThKhKhKhQhQhJh QdQdJd QcQc AsKsKsQsQsJsJs"
     When the meld is counted
     Then the meld total is 88
     And the meld includes 1 run in hearts worth 16
@@ -21,8 +20,7 @@ Feature: Meld
 
   @double-deck
   Scenario Outline: One meld alone scores its value from the table
-    Given the double-deck rules
-    And seat 1 holds "<hand>"
+    Given seat 1 holds "<hand>"
     When the meld is counted
     Then the meld total is <points>
     And the meld includes <count> <meld> worth <points>
@@ -62,8 +60,7 @@ Feature: Meld
 
   @MELD-RUN @negative @double-deck
   Scenario: A run outside trumps is worth only its marriage
-    Given the double-deck rules
-    And spades are trump
+    Given spades are trump
     And seat 1 holds "Ah Th Kh Qh Jh"
     When the meld is counted
     Then the meld total is 2
@@ -72,16 +69,14 @@ Feature: Meld
 
   @MELD-TENS-AROUND @negative @double-deck
   Scenario: Tens around score nothing
-    Given the double-deck rules
-    And seat 1 holds "Ts Th Td Tc Ts Th Td Tc"
+    Given seat 1 holds "Ts Th Td Tc Ts Th Td Tc"
     When the meld is counted
     Then the meld total is 0
     And the meld has nothing else
 
   @MELD-TYPES @uses:MELD-MARRIAGE @negative @double-deck
   Scenario: A king with two queens is one marriage, not two
-    Given the double-deck rules
-    And seat 1 holds "Ks Qs Qs"
+    Given seat 1 holds "Ks Qs Qs"
     When the meld is counted
     Then the meld total is 2
     And the meld includes 1 marriage in spades worth 2
@@ -89,8 +84,7 @@ Feature: Meld
 
   @MELD-TYPES @double-deck
   Scenario: One queen of spades serves a marriage, a pinochle and queens around at once
-    Given the double-deck rules
-    And seat 1 holds "Ks Qs Jd Qh Qd Qc"
+    Given seat 1 holds "Ks Qs Jd Qh Qd Qc"
     When the meld is counted
     Then the meld total is 12
     And the meld includes 1 marriage in spades worth 2
@@ -100,8 +94,7 @@ Feature: Meld
 
   @MELD-ROUNDHOUSE @uses:MELD-ROYAL-MARRIAGE @double-deck
   Scenario Outline: Glossary totals: <name>
-    Given the double-deck rules
-    And seat 1 holds "<hand>"
+    Given seat 1 holds "<hand>"
     When the meld is counted
     Then the meld total is <total>
 
@@ -113,8 +106,7 @@ Feature: Meld
 
   @MELD-RUN @uses:MELD-AROUNDS @option:run=15 @option:queens_around=8 @double-deck
   Scenario Outline: House values of the run and of queens around
-    Given the double-deck rules
-    And the option <option> is <value>
+    Given the option <option> is <value>
     And seat 1 holds "<hand>"
     When the meld is counted
     Then the meld total is <total>
@@ -126,8 +118,7 @@ Feature: Meld
 
   @single-deck @MELD-DIX
   Scenario Outline: Each nine of trumps is a dix
-    Given the single-deck rules
-    And seat 2 holds "<hand>"
+    Given seat 2 holds "<hand>"
     When the meld is counted
     Then the meld total is <points>
     And the meld includes <count> dix in hearts worth <points>
@@ -140,16 +131,14 @@ Feature: Meld
 
   @single-deck @MELD-DIX @negative
   Scenario: A nine of a plain suit is no dix
-    Given the single-deck rules
-    And seat 2 holds "9s 9d 9c"
+    Given seat 2 holds "9s 9d 9c"
     When the meld is counted
     Then the meld total is 0
     And the meld has nothing else
 
   @single-deck @MELD-RUN @uses:MELD-PINOCHLE @uses:MELD-ROYAL-MARRIAGE @option:double_run=1500
   Scenario Outline: The 48-card table: <what>
-    Given the single-deck rules
-    And the option double_run is <double_run>
+    Given the option double_run is <double_run>
     And seat 0 holds "<hand>"
     When the meld is counted
     Then the meld total is <total>
@@ -164,8 +153,7 @@ Feature: Meld
 
   @online @MELD-ROYAL-MARRIAGE @negative
   Scenario: Online, a king and queen of trumps beyond the run score nothing by default
-    Given the online rules
-    And seat 3 holds "Ah Th Kh Kh Qh Qh Jh"
+    Given seat 3 holds "Ah Th Kh Kh Qh Qh Jh"
     When the meld is counted
     Then the meld total is 150
     And the meld includes 1 run in hearts worth 150
@@ -173,8 +161,7 @@ Feature: Meld
 
   @online @MELD-ROYAL-MARRIAGE @option:extra_trump_kq=on
   Scenario: Online with the extra trump KQ option, they score a royal marriage
-    Given the online rules
-    And the option extra_trump_kq is on
+    Given the option extra_trump_kq is on
     And seat 3 holds "Ah Th Kh Kh Qh Qh Jh"
     When the meld is counted
     Then the meld total is 190

@@ -8,8 +8,7 @@ Feature: Throw-in and set
 
   @double-deck @SCORE-SET
   Scenario: Set: the bidders lose their bid; the opponents keep meld and card points
-    Given the double-deck rules
-    And team 1 holds the contract at 65
+    Given team 1 holds the contract at 65
     And the teams melded 24 and 40
     And the teams took 26 and 24 card points in 10 and 10 tricks
     When the hand is scored
@@ -19,8 +18,7 @@ Feature: Throw-in and set
 
   @double-deck @SCORE-SET @negative
   Scenario: Reaching the contract exactly is not a set
-    Given the double-deck rules
-    And team 1 holds the contract at 65
+    Given team 1 holds the contract at 65
     And the teams melded 24 and 40
     And the teams took 25 and 25 card points in 10 and 10 tricks
     When the hand is scored
@@ -29,8 +27,7 @@ Feature: Throw-in and set
 
   @double-deck @SCORE-THROW-IN
   Scenario: A throw-in: bidders lose the contract, opponents score their meld
-    Given the double-deck rules
-    And team 0 holds the contract at 70
+    Given team 0 holds the contract at 70
     And the teams melded 40 and 30
     When the hand is scored as thrown_in
     Then the bidders are set
@@ -39,16 +36,14 @@ Feature: Throw-in and set
 
   @double-deck @SCORE-THROW-IN @uses:MELD-MINIMUM @negative
   Scenario: After a throw-in, opponents' meld under 20 still scores nothing
-    Given the double-deck rules
-    And team 0 holds the contract at 70
+    Given team 0 holds the contract at 70
     And the teams melded 40 and 18
     When the hand is scored as thrown_in
     Then the teams score -70 and 0
 
   @online @SCORE-THROW-IN
   Scenario: Online throw-in
-    Given the online rules
-    And team 1 holds the contract at 350
+    Given team 1 holds the contract at 350
     And the teams melded 120 and 100
     When the hand is scored as thrown_in
     Then the bidders are set
@@ -56,24 +51,26 @@ Feature: Throw-in and set
 
   @online @SCORE-FORCED-THROW-IN @negative
   Scenario: Online, a contract out of reach must be thrown in: play-on is refused
-    Given the online rules
-    And the dealer is seat 0
-    And seat 0 holds "Ac Ac Tc Tc Kc Qc Jc Jc 9c 9s 9h Jd"
-    And seat 1 holds "As As Ts Ts Ks Ks Qs Js 9s Kh 9d Qc"
-    And seat 2 holds "Ah Ah Th Th Kh Qh Jh Jh 9h Js Kd 9c"
-    And seat 3 holds "Ad Ad Td Td Kd Qd Qd Jd 9d Qs Qh Kc"
+    Given the dealer is seat 0
+    And the seats hold
+      | seat | cards                               |
+      | 0    | Ac Ac Tc Tc Kc Qc Jc Jc 9c 9s 9h Jd |
+      | 1    | As As Ts Ts Ks Ks Qs Js 9s Kh 9d Qc |
+      | 2    | Ah Ah Th Th Kh Qh Jh Jh 9h Js Kd 9c |
+      | 3    | Ad Ad Td Td Kd Qd Qd Jd 9d Qs Qh Kc |
     When the hand is played with the actions "bid 250, bid 300, pass, bid 350, pass, bid 400, bid 450, bid 500, pass, trump s, give Qs Ad Ad Kc, give Kh Ad Ad 9d, play-on"
     Then the hand is refused at action 12 under SCORE-FORCED-THROW-IN
     And the team meld is 50 and 220
 
   @online @SCORE-FORCED-THROW-IN @uses:SCORE-THROW-IN
   Scenario: Online forced throw-in: the bidders lose the contract, the opponents score their meld
-    Given the online rules
-    And the dealer is seat 0
-    And seat 0 holds "Ac Ac Tc Tc Kc Qc Jc Jc 9c 9s 9h Jd"
-    And seat 1 holds "As As Ts Ts Ks Ks Qs Js 9s Kh 9d Qc"
-    And seat 2 holds "Ah Ah Th Th Kh Qh Jh Jh 9h Js Kd 9c"
-    And seat 3 holds "Ad Ad Td Td Kd Qd Qd Jd 9d Qs Qh Kc"
+    Given the dealer is seat 0
+    And the seats hold
+      | seat | cards                               |
+      | 0    | Ac Ac Tc Tc Kc Qc Jc Jc 9c 9s 9h Jd |
+      | 1    | As As Ts Ts Ks Ks Qs Js 9s Kh 9d Qc |
+      | 2    | Ah Ah Th Th Kh Qh Jh Jh 9h Js Kd 9c |
+      | 3    | Ad Ad Td Td Kd Qd Qd Jd 9d Qs Qh Kc |
     When the hand is played with the actions "bid 250, bid 300, pass, bid 350, pass, bid 400, bid 450, bid 500, pass, trump s, give Qs Ad Ad Kc, give Kh Ad Ad 9d, throw-in"
     Then the hand ends with outcome thrown_in
     And the team meld is 50 and 220
@@ -82,8 +79,7 @@ Feature: Throw-in and set
 
   @double-deck @MELD-SHORT-BIDDER
   Scenario Outline: Bidders short of 20 in meld lose at once; opponents keep meld from 20 (<meld 1>)
-    Given the double-deck rules
-    And team 0 holds the contract at 55
+    Given team 0 holds the contract at 55
     And the teams melded 16 and <meld 1>
     When the hand is scored as meld_short
     Then the bidders are set
@@ -96,8 +92,7 @@ Feature: Throw-in and set
 
   @double-deck @TRUMP-NO-MARRIAGE
   Scenario: A bidder without a marriage loses the bid and nobody scores meld
-    Given the double-deck rules
-    And team 1 holds the contract at 50
+    Given team 1 holds the contract at 50
     And the teams melded 40 and 0
     When the hand is scored as no_marriage
     Then the bidders are set

@@ -9,15 +9,13 @@ Feature: Trick obligations
 
   @double-deck @PLAY-LEAD
   Scenario: Any card may lead a trick
-    Given the double-deck rules
-    And seat 1 holds "Ah Ks Qd Jc"
+    Given seat 1 holds "Ah Ks Qd Jc"
     When seat 1 is to lead
     Then the legal plays are "Ah Ks Qd Jc"
 
   @double-deck
   Scenario Outline: Pre-1945 obligations: <situation>
-    Given the double-deck rules
-    And seat 2 holds "<hand>"
+    Given seat 2 holds "<hand>"
     When the trick so far is "<trick>"
     Then the legal plays are "<legal>"
 
@@ -65,22 +63,19 @@ Feature: Trick obligations
 
   @double-deck @PLAY-FOLLOW @uses:PLAY-CRAWL @negative
   Scenario: A player who can follow suit may not trump or discard
-    Given the double-deck rules
-    And seat 3 holds "Jh As Ac"
+    Given seat 3 holds "Jh As Ac"
     When the trick so far is "Kh"
     Then the legal plays are "Jh"
 
   @double-deck @PLAY-TRUMP-VOID @negative
   Scenario: A player void in the suit led may not discard while holding a trump
-    Given the double-deck rules
-    And seat 3 holds "Js Ac Ad"
+    Given seat 3 holds "Js Ac Ad"
     When the trick so far is "Kh Qh"
     Then the legal plays are "Js"
 
   @double-deck @PLAY-POST-1945 @option:trick_rules=post-1945
   Scenario Outline: Post-1945 obligations: <situation>
-    Given the double-deck rules
-    And the option trick_rules is post-1945
+    Given the option trick_rules is post-1945
     And seat 2 holds "<hand>"
     When the trick so far is "<trick>"
     Then the legal plays are "<legal>"
@@ -93,8 +88,7 @@ Feature: Trick obligations
 
   @single-deck @PLAY-CRAWL @uses:PLAY-FOLLOW @uses:PLAY-TRUMP-VOID
   Scenario Outline: Single-deck crawl with nines: <situation>
-    Given the single-deck rules
-    And seat 1 holds "<hand>"
+    Given seat 1 holds "<hand>"
     When the trick so far is "<trick>"
     Then the legal plays are "<legal>"
 
@@ -105,7 +99,6 @@ Feature: Trick obligations
 
   @online @PLAY-OVERTRUMP @uses:PLAY-TRUMP-VOID @negative
   Scenario: Online must-win play: void in the suit led, trump even when it cannot win
-    Given the online rules
-    And seat 1 holds "9s Ks Ac"
+    Given seat 1 holds "9s Ks Ac"
     When the trick so far is "Ah Ts"
     Then the legal plays are "Ks 9s"

@@ -7,7 +7,6 @@ Feature: Who wins a trick
 
   @double-deck @TRICK-WINNER @uses:TRICK-IDENTICAL @uses:DECK-RANK
   Scenario Outline: <situation>
-    Given the double-deck rules
     When the trick "<trick>" is played
     Then the <winner> card wins the trick
 
@@ -22,25 +21,21 @@ Feature: Who wins a trick
 
   @double-deck @TRICK-WINNER @negative
   Scenario: Aces of other suits do not win a trick
-    Given the double-deck rules
     When the trick "Qh Ad Ac Jh" is played
     Then the first card wins the trick
 
   @double-deck @DECK-RANK @negative
   Scenario: The king does not beat the ten
-    Given the double-deck rules
     When the trick "Th Kh Qh Jh" is played
     Then the first card wins the trick
 
   @double-deck @TRICK-IDENTICAL @negative
   Scenario: A later identical card never takes the trick
-    Given the double-deck rules
     When the trick "Js Js Js Js" is played
     Then the first card wins the trick
 
   @single-deck @TRICK-WINNER @uses:TRICK-IDENTICAL @uses:DECK-RANK
   Scenario Outline: Single deck, with nines: <situation>
-    Given the single-deck rules
     When the trick "<trick>" is played
     Then the <winner> card wins the trick
 
@@ -52,6 +47,5 @@ Feature: Who wins a trick
 
   @online @TRICK-WINNER
   Scenario: Online, the higher trump wins
-    Given the online rules
     When the trick "Ac Qs Ts Ks" is played
     Then the third card wins the trick

@@ -7,11 +7,12 @@ Feature: Whole hands
 
   @double-deck @MELD-ONE-HAND @uses:PLAY-LEAD @uses:PLAY-DISCARD @uses:SEAT-PARTNERS @uses:MELD-MINIMUM @uses:SCORE-MADE @uses:POINTS-TOTAL
   Scenario: Each player holds one suit; the bidder takes every trick
-    Given the double-deck rules
-    And seat 0 holds "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs"
-    And seat 1 holds "AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh"
-    And seat 2 holds "AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd"
-    And seat 3 holds "AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc"
+    Given the seats hold
+      | seat | cards                                        |
+      | 0    | AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs |
+      | 1    | AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh |
+      | 2    | AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd |
+      | 3    | AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc |
     When the hand is played with the actions "bid 50, pass, pass, pass, trump s, play-on" and the tricks
       """
       As Ah Ad Ac
@@ -48,11 +49,12 @@ Feature: Whole hands
 
   @double-deck @PLAY-TURN @negative
   Scenario Outline: A card the player does not hold is refused: <actions>
-    Given the double-deck rules
-    And seat 0 holds "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs"
-    And seat 1 holds "AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh"
-    And seat 2 holds "AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd"
-    And seat 3 holds "AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc"
+    Given the seats hold
+      | seat | cards                                        |
+      | 0    | AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs |
+      | 1    | AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh |
+      | 2    | AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd |
+      | 3    | AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc |
     When the hand is played with the actions "bid 50, pass, pass, pass, trump s, play-on, <actions>"
     Then the hand is refused at action <index> under PLAY-TURN
 
@@ -63,21 +65,23 @@ Feature: Whole hands
 
   @double-deck @PLAY-LEAD @uses:PLAY-TURN
   Scenario: The bidder leads the first trick and the others follow in turn
-    Given the double-deck rules
-    And seat 0 holds "AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs"
-    And seat 1 holds "AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh"
-    And seat 2 holds "AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd"
-    And seat 3 holds "AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc"
+    Given the seats hold
+      | seat | cards                                        |
+      | 0    | AsAsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs |
+      | 1    | AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh JhJhJhJh |
+      | 2    | AdAdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd |
+      | 3    | AcAcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc |
     When the hand is played with the actions "bid 50, pass, pass, pass, trump s, play-on, play Js, play Jh, play Jd, play Jc, play As"
     Then the actions are accepted
 
   @double-deck @MELD-ACES-DECLARED @uses:SCORE-THROW-IN @uses:SEAT-PARTNERS
   Scenario: Aces around are declared; the bidders throw in
-    Given the double-deck rules
-    And seat 0 holds "AsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs Jh"
-    And seat 1 holds "AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh Jh As Ad Ac"
-    And seat 2 holds "AdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd Jh"
-    And seat 3 holds "AcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc Jh"
+    Given the seats hold
+      | seat | cards                                           |
+      | 0    | AsAsAs TsTsTsTs KsKsKsKs QsQsQsQs JsJsJsJs Jh   |
+      | 1    | AhAhAhAh ThThThTh KhKhKhKh QhQhQhQh Jh As Ad Ac |
+      | 2    | AdAdAd TdTdTdTd KdKdKdKd QdQdQdQd JdJdJdJd Jh   |
+      | 3    | AcAcAc TcTcTcTc KcKcKcKc QcQcQcQc JcJcJcJc Jh   |
     When the hand is played with the actions "bid 50, pass, pass, pass, trump s, throw-in"
     Then the hand ends with outcome thrown_in
     And aces around are declared by seat 1
@@ -88,11 +92,12 @@ Feature: Whole hands
 
   @single-deck @online @MELD-ONE-HAND @uses:PLAY-LEAD @uses:PLAY-TURN @uses:SEAT-PARTNERS @uses:PASS-CARDS
   Scenario Outline: 48 cards, <variant>: pass, meld, and the bidder leads
-    Given the <variant> rules
-    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
-    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
-    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
-    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    Given the seats hold
+      | seat | cards                    |
+      | 0    | AsAsTsTsKsKsQsQsJsJs9s9s |
+      | 1    | AhAhThThKhKhQhQhJhJh9h9h |
+      | 2    | AdAdTdTdKdKdQdQdJdJd9d9d |
+      | 3    | AcAcTcTcKcKcQcQcJcJc9c9c |
     When the hand is played with the actions "bid <bid>, pass, pass, pass, trump c, give Ah Ah Th Th, give Ah Ah Th Th, <decision>play Ac"
     Then the actions are accepted
     And seat 3 melds 320
@@ -106,11 +111,12 @@ Feature: Whole hands
 
   @single-deck @online @PLAY-TURN @uses:PASS-CARDS
   Scenario Outline: 48 cards, <variant>: the bidder leads a card it holds
-    Given the <variant> rules
-    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
-    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
-    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
-    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    Given the seats hold
+      | seat | cards                    |
+      | 0    | AsAsTsTsKsKsQsQsJsJs9s9s |
+      | 1    | AhAhThThKhKhQhQhJhJh9h9h |
+      | 2    | AdAdTdTdKdKdQdQdJdJd9d9d |
+      | 3    | AcAcTcTcKcKcQcQcJcJc9c9c |
     When the hand is played with the actions "bid <bid>, pass, pass, pass, trump c, give Ah Ah Th Th, give Ah Ah Th Th, <decision>play Kc"
     Then the actions are accepted
 
@@ -121,11 +127,12 @@ Feature: Whole hands
 
   @single-deck @online @PLAY-TURN @negative
   Scenario Outline: 48 cards, <variant>: the bidder cannot lead a card it does not hold
-    Given the <variant> rules
-    And seat 0 holds "AsAsTsTsKsKsQsQsJsJs9s9s"
-    And seat 1 holds "AhAhThThKhKhQhQhJhJh9h9h"
-    And seat 2 holds "AdAdTdTdKdKdQdQdJdJd9d9d"
-    And seat 3 holds "AcAcTcTcKcKcQcQcJcJc9c9c"
+    Given the seats hold
+      | seat | cards                    |
+      | 0    | AsAsTsTsKsKsQsQsJsJs9s9s |
+      | 1    | AhAhThThKhKhQhQhJhJh9h9h |
+      | 2    | AdAdTdTdKdKdQdQdJdJd9d9d |
+      | 3    | AcAcTcTcKcKcQcQcJcJc9c9c |
     When the hand is played with the actions "bid <bid>, pass, pass, pass, trump c, give Ah Ah Th Th, give Ah Ah Th Th, <decision>play As"
     Then the hand is refused at action <index> under PLAY-TURN
 

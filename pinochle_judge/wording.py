@@ -207,7 +207,13 @@ def case_engine_error(description: str, error: object, request: str | None) -> s
 
 # --- a failed scenario (driver, report) -------------------------------------------------------
 
-NO_RULES = "the scenario names no rules: start with 'Given the <variant> rules'"
+NO_VARIANT = (
+    "the scenario has no variant: give it one variant tag (a variant of spec/variants), or a "
+    "variant column in its Examples when it has several"
+)
+SEATS_TABLE = (
+    'the seats hold: give a table with the header row "| seat | cards |" and a row per seat'
+)
 NO_HAND = 'the scenario holds no hand: add "seat <n> holds ..."'
 NO_QUESTION = "no question was put to the engine: add a When step"
 

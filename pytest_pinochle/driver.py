@@ -73,7 +73,7 @@ class Situation:
     def ask(self, method: str, **params: object) -> dict[str, object]:
         """Ask the engine with the scenario's variant and options; skip what it does not play."""
         if self.variant is None:
-            raise AssertionError(wording.NO_RULES)
+            raise AssertionError(wording.NO_VARIANT)
         plan = self.engine.house_rules.plan_question(method, self.variant, self.options, params)
         if plan.kind == SKIP:
             pytest.skip(plan.reason)
@@ -91,7 +91,7 @@ class Situation:
     def deal_sorted(self, put: str | None = None, take: str | None = None) -> None:
         """Ask ``deal`` with the variant's deck in suit order, ``put`` in place of ``take``."""
         if self.variant is None:
-            raise AssertionError(wording.NO_RULES)
+            raise AssertionError(wording.NO_VARIANT)
         deck = suit_order_deck(self.variant)
         if put and take:
             deck[deck.index(take)] = put

@@ -267,7 +267,7 @@ def situation(engine: ModelledEngine, request: pytest.FixtureRequest) -> Situati
     """What the scenario's Given steps set up; When steps ask the engine, Then steps check.
 
     Kept on the item too, so that a failure can be placed by the diagnosis."""
-    found = Situation(engine=engine)
+    found = Situation(engine=engine, variant=tags.variant_of(request.node))
     request.node.stash[SITUATION_KEY] = found
     return found
 

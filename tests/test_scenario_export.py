@@ -135,7 +135,6 @@ MULTI = """\
 Feature: Two questions
   @double-deck @POINTS-COUNTERS
   Scenario: Counted twice
-    Given the double-deck rules
     When the cards "Ah Th" are counted
     Then they are worth 2 points
     When the cards "Ah Th" of the last trick are counted
@@ -143,8 +142,7 @@ Feature: Two questions
 
   @double-deck @MELD-MARRIAGE
   Scenario: Meld named in part
-    Given the double-deck rules
-    And spades are trump
+    Given spades are trump
     And seat 0 holds "Kh Qh Ks Qs Js Ah"
     When the meld is counted
     Then the meld includes 1 marriage in hearts worth 2
@@ -154,7 +152,6 @@ SILENT_THEN = """\
 Feature: A Then step the export cannot carry
   @double-deck @POINTS-COUNTERS
   Scenario: Unknown check
-    Given the double-deck rules
     When the cards "Ah" are counted
     Then nothing is recorded
 """

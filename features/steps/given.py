@@ -1,8 +1,10 @@
-"""Given steps: the rules, options, trump, seats, scores and hands a scenario starts from.
+"""Given steps: the options, trump, seats, scores and hands a scenario starts from.
+
+The variant is not a step: it is the scenario's variant tag (``@double-deck``, ``@single-deck``,
+``@online``), or the ``variant`` column of an Outline's row when the scenario has several.
 
 Grammar (one line per step; words in <> are parameters):
 
-    Given the <variant> rules                            (a variant of spec/variants)
     Given the option <name> is <value>
     Given <spades|hearts|diamonds|clubs> are trump
     Given the dealer is seat <0-3>
@@ -12,17 +14,17 @@ Grammar (one line per step; words in <> are parameters):
     Given the teams melded <team 0> and <team 1>         (raw team meld totals)
     Given the teams took <p0> and <p1> card points in <n0> and <n1> tricks
     Given seat <0-3> holds "<cards>"                     (also a When step)
+    Given the seats hold                                 (a table: a row per seat, below
+      | seat | cards   |                                   a header row)
+      | <0-3> | <cards> |
 """
 
 from __future__ import annotations
 
-import re
-
 from pytest_bdd import parsers
 
-from pinochle_judge import notation
+from pinochle_judge import notation, wording
 from pytest_pinochle.driver import Situation
-from specdata import variant_ids
 
 from .phrasebook import Phrasebook
 from .when import when
@@ -30,12 +32,6 @@ from .when import when
 given = Phrasebook("given")
 
 INT = r"-?\d+"
-
-
-@given(parsers.re(rf"the (?P<variant>{'|'.join(map(re.escape, variant_ids()))}) rules"))
-def rules_of(situation: Situation, variant: str) -> None:
-    """``the double-deck rules``: the variant every later call names."""
-    situation.variant = variant
 
 
 @given(parsers.re(r"the option (?P<name>[a-z_]+) is (?P<value>\S+)"))
@@ -98,3 +94,14 @@ def teams_took(situation: Situation, points0: str, points1: str, won0: str, won1
 def seat_holds(situation: Situation, seat: str, cards: str) -> None:
     """``seat 1 holds "Ah Th Kh"``: a hand (spaces, commas or run together: ``AhThKh``)."""
     situation.hold(notation.seat_of(seat), notation.parse_cards(cards))
+
+
+@given("the seats hold")
+def seats_hold(situation: Situation, datatable: list[list[str]]) -> None:
+    """``the seats hold`` and a table with a ``seat`` and a ``cards`` column: a hand per row, as
+    ``seat N holds "..."`` says it (whole hands: every seat's cards at once)."""
+    header, *rows = datatable
+    if [cell.strip() for cell in header] != ["seat", "cards"] or not rows:
+        raise AssertionError(wording.SEATS_TABLE)
+    for seat, cards in rows:
+        situation.hold(notation.seat_of(seat.strip()), notation.parse_cards(cards))

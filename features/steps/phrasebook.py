@@ -37,9 +37,10 @@ class Phrasebook(parsers.StepParser):
     def __init__(self, keyword: Literal["given", "when", "then"]) -> None:
         super().__init__(f"{keyword} phrases")
         self.keyword = keyword
-        self.phrases: list[tuple[parsers.StepParser, Phrase, bool]] = []
-        """(pattern, function, whether it takes the step's docstring), in declaration order."""
-        self._last: tuple[str, tuple[parsers.StepParser, Phrase, bool] | None] = ("", None)
+        self.phrases: list[tuple[parsers.StepParser, Phrase, str | None]] = []
+        """(pattern, function, the step argument it takes: "docstring", "datatable" or None), in
+        declaration order."""
+        self._last: tuple[str, tuple[parsers.StepParser, Phrase, str | None] | None] = ("", None)
         # stacklevel 2: the step definition's fixture goes to the module making this book.
         _DECORATORS[keyword](self, stacklevel=2)(_speak)
 
@@ -48,8 +49,9 @@ class Phrasebook(parsers.StepParser):
         parser = pattern if isinstance(pattern, parsers.StepParser) else parsers.string(pattern)
 
         def declare(function: Phrase) -> Phrase:
-            takes_docstring = "docstring" in inspect.signature(function).parameters
-            self.phrases.append((parser, function, takes_docstring))
+            takes = inspect.signature(function).parameters
+            extra = next((name for name in _STEP_ARGUMENTS if name in takes), None)
+            self.phrases.append((parser, function, extra))
             return function
 
         return declare
@@ -58,7 +60,7 @@ class Phrasebook(parsers.StepParser):
         """Every phrase that reads ``step`` (one, in a well-made book)."""
         return [function for parser, function, _ in self.phrases if parser.is_matching(step)]
 
-    def _find(self, step: str) -> tuple[parsers.StepParser, Phrase, bool] | None:
+    def _find(self, step: str) -> tuple[parsers.StepParser, Phrase, str | None] | None:
         # pytest-bdd asks is_matching, then parse_arguments, of the same step in a row.
         if self._last[0] != step or self._last[1] is None:
             found = next((p for p in self.phrases if p[0].is_matching(step)), None)
@@ -72,22 +74,29 @@ class Phrasebook(parsers.StepParser):
         found = self._find(name)
         if found is None:
             return None
-        parser, function, takes_docstring = found
+        parser, function, extra = found
         args = parser.parse_arguments(name) or {}
-        return {"phrase": function, "args": args, "doc": takes_docstring}
+        return {"phrase": function, "args": args, "extra": extra}
+
+
+_STEP_ARGUMENTS = ("docstring", "datatable")
+"""What pytest-bdd gives a step besides its text: the block under it, quoted or a table."""
 
 
 def _speak(
     situation: Situation,
     phrase: Phrase,
     args: dict[str, Any],
-    doc: bool,
+    extra: str | None,
     docstring: str | None = None,
+    datatable: list[list[str]] | None = None,
 ) -> None:
     """The step function of every book: the matched phrase, with its arguments (and the step's
-    docstring, for a phrase that takes one)."""
-    if doc:
+    docstring or data table, for a phrase that takes one)."""
+    if extra == "docstring":
         phrase(situation, **args, docstring=docstring)
+    elif extra == "datatable":
+        phrase(situation, **args, datatable=datatable)
     else:
         phrase(situation, **args)
 
