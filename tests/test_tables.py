@@ -269,6 +269,26 @@ def test_a_table_kept_in_the_store_loads_as_the_same_checked_cases(tmp_path: Pat
     assert [c.description for c in again] == [c.description for c in first]
 
 
+def test_kept_cases_that_differ_in_a_table_wide_field_come_back_each_with_its_own(
+    tmp_path: Path,
+) -> None:
+    """The store keeps a field once only when every case has it alike: a case with another
+    variant or description comes back as it went in."""
+    path = tmp_path / "kept.yaml"
+    path.write_text(GOOD, encoding="utf-8")
+    (case,) = load_table(path)
+    other = Case(**{**vars(case), "id": "other-case", "variant": "single-deck", "description": "x"})
+    kept = [case, other]
+    entry = tmp_path / "entry"
+    cases_module._store(entry, "digest", kept)
+    assert cases_module._stored(entry, "digest") == kept
+    assert [c.variant for c in cases_module._stored(entry, "digest") or []] == [
+        "double-deck",
+        "single-deck",
+    ]
+    assert cases_module._stored(entry, "another digest") is None
+
+
 def test_a_changed_spec_or_checking_code_checks_the_table_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
