@@ -183,8 +183,13 @@ def suite_ratio(runs: int, count_instructions: bool, bdd_floor: bool) -> None:
         (folder / "bench_shape.py").write_text(SHAPE_PLUGIN, encoding="utf-8")
         shape_file = folder / "shape.json"
         env = {**ENV, "PYTHONPATH": str(folder), "BENCH_SHAPE_FILE": str(shape_file)}
-        # Warm (bytecode compiled and kept) and counted: items, scenarios and their steps.
-        *_, last = run_pytest(["features/", "-p", "bench_shape"], ROOT, env)
+        # The suite's pytest cache is kept here too, as the trivial run's is: a checkout's own
+        # holds the node IDs of every run made there (its tests' as well), which pytest reads
+        # and rewrites whole at each run. Each side then starts from a cache of its own runs.
+        suite_args = ["features/", "-o", f"cache_dir={folder / 'suite-cache'}"]
+        # Warm (bytecode compiled and kept, tables checked and stored) and counted: items,
+        # scenarios and their steps.
+        *_, last = run_pytest([*suite_args, "-p", "bench_shape"], ROOT, env)
         items = int(re.search(r"(\d+) passed", last).group(1))  # type: ignore[union-attr]
         scenarios, steps = json.loads(shape_file.read_text(encoding="utf-8"))
         (folder / "test_trivial.py").write_text(TRIVIAL.format(items=items), encoding="utf-8")
@@ -201,13 +206,13 @@ def suite_ratio(runs: int, count_instructions: bool, bdd_floor: bool) -> None:
         pairs = []
         floors = []
         for _ in range(runs):
-            suite_run = run_pytest(["features/"], ROOT)[:2]
+            suite_run = run_pytest(suite_args, ROOT)[:2]
             pairs.append((suite_run, run_pytest(["test_trivial.py"], folder)[:2]))
             if bdd_floor:
                 floors.append(run_pytest(["floor"], folder)[:2])
         counted = (
             (
-                instructions(["features/"], ROOT),
+                instructions(suite_args, ROOT),
                 instructions(["test_trivial.py"], folder),
                 instructions(["-p", "no:pinochle", "test_trivial.py"], folder),
             )

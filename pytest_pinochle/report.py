@@ -31,7 +31,7 @@ from specdata.files import write_atomic
 
 from .driver import SITUATION_KEY, RuleMismatch, Situation
 from .session import STATE_KEY, state_of
-from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, REACH_PROPERTY, CaseFailed, CaseItem
+from .tables import EXPECTATION_PROPERTY, HOUSE_PROPERTY, CaseFailed, CaseItem
 from .tags import (
     FIXED_ATTR,
     KNOWN_ENTRY_ATTR,
@@ -58,8 +58,15 @@ cases carry ``expectation`` and ``undeclared``; later, optional: ``complete``, `
 ``selection`` (a report without ``complete`` is of a run that completed)."""
 COMPLETED = (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED)
 """Exit statuses of a run that went through its whole selection (unless stopped early: -x)."""
-DETAIL_PROPERTY = "case"
-"""User property of a suite item's reports: variant, options, method and request line."""
+DETAIL_ATTR = "pinochle_case"
+"""Attribute of a suite item's call (or skip) report: a dict of its variant, options, method,
+request line and the fields judged. An attribute, not a user property: it travels with the report
+to xdist's controller as it is (no JSON to write and parse again), and a JUnit file, which shows
+user properties, leaves it out. Its values are text, a mapping of text and a tuple of text: the
+garbage collector stops walking such a dict, as it did the JSON text this once was."""
+REACH_ATTR = "pinochle_reach"
+"""Attribute of a judged table case's call report: its ``ReachEntry`` record and how it was
+re-based (``CaseItem.reach``), as ``DETAIL_ATTR`` travels."""
 MESSAGE_LIMIT = 4000
 """Longest failure text kept per case in the JSON report (characters)."""
 UNSUPPORTED_SKIP = "engine does not support this "
@@ -145,19 +152,19 @@ def covers(request: object, judged: object = None) -> frozenset[str]:
     points the expectation's fields ``judged`` show (all, when not known)."""
     try:
         message = json.loads(str(request))
-        fields = [str(k) for k in judged] if isinstance(judged, list) else None
+        fields = [str(k) for k in judged] if isinstance(judged, list | tuple) else None
         return frozenset(charges.coverage(_trace(message["method"], message["params"]), fields))
     except (ValueError, TypeError, KeyError):
         return frozenset()
 
 
-def _judged_fields(item: pytest.Item) -> list[str] | None:
+def _judged_fields(item: pytest.Item) -> tuple[str, ...] | None:
     """The fields of the expectation an item's answer was judged on."""
     if isinstance(item, CaseItem):
-        return sorted(item.expected)
+        return tuple(sorted(item.expected))
     situation = item.stash.get(SITUATION_KEY, None)
     expected = getattr(situation, "expected", None)
-    return sorted(expected) if isinstance(expected, Mapping) else None
+    return tuple(sorted(expected)) if isinstance(expected, Mapping) else None
 
 
 def property_of_item(item: pytest.Item, key: str) -> object:
@@ -187,7 +194,7 @@ def _details(item: pytest.Item) -> dict[str, Any]:
             "options": dict(case.options),
             "method": case.method,
             "request": item.request_shown,
-            JUDGED: sorted(item.expected),
+            JUDGED: _judged_fields(item),
         }
     situation = item.stash.get(SITUATION_KEY, None)
     method = getattr(situation, "method", None)
@@ -228,9 +235,8 @@ class Reporter:
         """Cases judged hand-worked under options the engine plays in place of the case's."""
         self.known: dict[str, dict[str, str]] = {}
         """Node ID -> the known-failures entry (reason, link) of an item that failed as listed."""
-        self.details: dict[str, str] = {}
-        """Node ID -> its report's ``case`` property as it came (JSON), read when the report is
-        written: a run without ``--conformance-report`` parses none."""
+        self.details: dict[str, dict[str, Any]] = {}
+        """Node ID -> what its report says of the case besides the verdict (``DETAIL_ATTR``)."""
         self.messages: dict[str, str] = {}
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.complete = True
@@ -243,9 +249,6 @@ class Reporter:
         an item whose xdist worker crashed (xdist's report of the crash carries none)."""
         self.reach_entries: dict[str, ReachEntry] = {}
         """Node ID -> where a judged table case stands (``reach``)."""
-        self._reached_here: dict[str, tuple[str, dict[str, object]]] = {}
-        """Node ID -> the reach property a report made in this process carries, and what it
-        was made from (xdist's controller gets the worker's reports, and parses theirs)."""
         self.rebased: dict[str, list[str]] = {}
         """Node ID -> how a derived case's deal was played the house's way."""
         self._diagnosis: list[SuspectEntry] | None = None
@@ -277,13 +280,10 @@ class Reporter:
         details = None
         if report.when == "call" or report.skipped:
             details = _details(item)
-            report.user_properties.append((DETAIL_PROPERTY, json.dumps(details)))
+            setattr(report, DETAIL_ATTR, details)
             reached = item.reach if isinstance(item, CaseItem) else None
             if reached is not None:
-                raw = json.dumps(reached)
-                report.user_properties.append((REACH_PROPERTY, raw))
-                # The same process reads it back (``pytest_runtest_logreport``) without parsing.
-                self._reached_here[report.nodeid] = (raw, reached)
+                setattr(report, REACH_ATTR, reached)
         if report.skipped and isinstance(report.longrepr, tuple):
             # pytest folds skips by location: the case's own file (its table or feature module,
             # as its node ID names it), never the line of this package that called pytest.skip
@@ -372,17 +372,14 @@ class Reporter:
                 self.outcomes[node] = Outcome(node, *verdict)
         if getattr(report, FIXED_ATTR, False):
             self.fixed.add(node)
-        detail = props.get(DETAIL_PROPERTY)
-        if isinstance(detail, str):
+        detail = getattr(report, DETAIL_ATTR, None)
+        if isinstance(detail, dict):
             self.details[node] = detail
-        raw = props.get(REACH_PROPERTY)
-        if raw is not None:
-            here = self._reached_here.pop(node, None)
-            found = here[1] if here is not None and here[0] is raw else _from_json(raw)
-            if isinstance(found, dict):
-                self.reach_entries[node] = ReachEntry.from_dict(rule, found)
-                if found.get("rebased"):
-                    self.rebased[node] = [str(x) for x in found["rebased"]]
+        found = getattr(report, REACH_ATTR, None)
+        if isinstance(found, dict):
+            self.reach_entries[node] = ReachEntry.from_dict(rule, found)
+            if found.get("rebased"):
+                self.rebased[node] = [str(x) for x in found["rebased"]]
         if props.get(EXPECTATION_PROPERTY) == DERIVED:
             self.derived.add(node)
         elif props.get(HOUSE_PROPERTY):
@@ -475,9 +472,7 @@ class Reporter:
         return self._diagnosis
 
     def _covers(self, node: str) -> frozenset[str]:
-        details = json.loads(self.details.get(node, "{}"))
-        if not isinstance(details, dict):
-            return frozenset()
+        details = self.details.get(node, {})
         return covers(details.get("request"), details.get(JUDGED))
 
     def engine_info(self) -> dict[str, Any]:
@@ -500,9 +495,8 @@ class Reporter:
                 "uses": list(o.uses),
                 "rules": [o.rule, *o.uses],
             }
-            detail = json.loads(self.details.get(node, "{}"))
-            if isinstance(detail, dict):
-                cases[node].update({k: v for k, v in detail.items() if k != JUDGED})
+            detail = self.details.get(node, {})
+            cases[node].update({k: v for k, v in detail.items() if k != JUDGED})
             if node in self.skips:
                 cases[node]["skip"] = self.skips[node]
                 if self.undeclared(node):

@@ -75,9 +75,6 @@ EXPECTATION_PROPERTY = "expectation"
 """User property of a judged case: ``hand-worked`` or ``derived`` (``house_rules``)."""
 HOUSE_PROPERTY = "house_rules"
 """User property of a case judged under options the engine plays in place of the case's."""
-REACH_PROPERTY = "reach"
-"""User property of a judged case: JSON of its ``reach.ReachEntry`` (whether it reaches the
-point where its rule decides under the options the engine plays)."""
 
 
 class CaseFailed(AssertionError):
@@ -121,8 +118,9 @@ class CaseItem(pytest.Item):
         self.plan: Plan | None = None
         self.sent_line: str | None = None
         self.reach: dict[str, object] | None = None
-        """Where the case stands (``ReachEntry`` and how it was re-based): the call report
-        carries it as ``REACH_PROPERTY``, never the item, whose properties a JUnit file shows."""
+        """Where the case stands (``ReachEntry``: whether it reaches the point where its rule
+        decides under the options the engine plays, and how it was re-based): the call report
+        carries it (``report.REACH_ATTR``), never the item, whose properties a JUnit file shows."""
         """The request line the engine received, byte for byte (None until one was sent)."""
         self.modelled: dict[str, object] | None = None
         """The expectation in the engine's declared model (``capabilities.expectation``)."""
@@ -154,7 +152,7 @@ class CaseItem(pytest.Item):
                 written_for_other_values(case.variant, plan.needed),
                 {str(k): str(v) for k, v in (plan.params.get("options") or {}).items()},
             ),
-            "rebased": list(plan.rebased),
+            "rebased": tuple(plan.rebased),
         }
         try:
             self.modelled = expectation(case.method, case.rule, plan.expect, engine.capabilities)

@@ -206,6 +206,49 @@ def test_a_winner_function_for_complete_tricks_only_skips_the_shorter_tricks(
     assert all(rule in line for rule in rules), line
 
 
+def _as_any_process(cases: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A report's cases without what tells processes apart: the request's id (its place in the
+    process's run) and the failure text (xdist heads it with the worker's name)."""
+    kept = {}
+    for node, case in cases.items():
+        case = {k: v for k, v in case.items() if k != "message"}
+        if case.get("request"):
+            request = json.loads(case["request"])
+            del request["id"]
+            case["request"] = request
+        kept[node] = case
+    return kept
+
+
+@pytest.mark.slow
+def test_xdist_workers_report_each_case_as_a_serial_run_does(tmp_path: Path) -> None:
+    """What a report says of each case besides its verdict (variant, options, method, the
+    request line, whether it reached its rule, how its deal was re-based) and the diagnosis
+    built on it come back from xdist workers as from one process: they ride on the reports.
+
+    A whole-hands house engine (``pass_cards=3``: re-based deals, cases not reaching their
+    rule) with a planted trick-play bug, on single-deck tables of whole hands and of scores."""
+    from tests.suite_runs import python_engine, python_module
+
+    engine = python_engine("tests.house_engines", "sd-pass-3", "partner-crawl")
+    tables = [f"features/tables/{t}-single-deck.yaml" for t in ("hands", "reach", "scoring")]
+    args = [*tables, "-q", "-p", "no:cacheprovider", "-p", "no:randomly", "--engine", engine]
+    documents = []
+    for name, workers in (("serial", ["-p", "no:xdist"]), ("xdist", ["-n", "2"])):
+        report = tmp_path / f"{name}.json"
+        python_module("pytest", *args, *workers, "--conformance-report", str(report))
+        documents.append(json.loads(report.read_text(encoding="utf-8")))
+    serial, xdist = documents
+    cases = serial["cases"]
+    assert any(c["outcome"] == "failed" for c in cases.values()), "the planted bug is not seen"
+    assert any(c.get("rebased") for c in cases.values()), "no deal was re-based"
+    assert any(c.get("reached") is False for c in cases.values()), "every case reached its rule"
+    assert all(c.get("request") for c in cases.values() if c["outcome"] != "skipped")
+    assert _as_any_process(xdist["cases"]) == _as_any_process(cases)
+    assert xdist["diagnosis"] == serial["diagnosis"]
+    assert xdist["reach"] == serial["reach"]
+
+
 @pytest.mark.slow
 def test_junit_properties_are_plain_text(tmp_path: Path) -> None:
     """A JUnit XML report shows the tested rule, its uses and the variant as text: never a
