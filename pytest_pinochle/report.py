@@ -62,8 +62,9 @@ DETAIL_ATTR = "pinochle_case"
 """Attribute of a suite item's call (or skip) report: a dict of its variant, options, method,
 request line and the fields judged. An attribute, not a user property: it travels with the report
 to xdist's controller as it is (no JSON to write and parse again), and a JUnit file, which shows
-user properties, leaves it out. Its values are text, a mapping of text and a tuple of text: the
-garbage collector stops walking such a dict, as it did the JSON text this once was."""
+user properties, leaves it out. Its values are text, a mapping of text and a tuple of text: once
+a full collection has seen such a dict, the garbage collector no longer walks it (nor did it the
+JSON text this once was)."""
 REACH_ATTR = "pinochle_reach"
 """Attribute of a judged table case's call report: its ``ReachEntry`` record and how it was
 re-based (``CaseItem.reach``), as ``DETAIL_ATTR`` travels."""

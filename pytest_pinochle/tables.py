@@ -117,11 +117,11 @@ class CaseItem(pytest.Item):
         self.answer: dict[str, object] | None = None
         self.plan: Plan | None = None
         self.sent_line: str | None = None
+        """The request line the engine received, byte for byte (None until one was sent)."""
         self.reach: dict[str, object] | None = None
         """Where the case stands (``ReachEntry``: whether it reaches the point where its rule
         decides under the options the engine plays, and how it was re-based): the call report
         carries it (``report.REACH_ATTR``), never the item, whose properties a JUnit file shows."""
-        """The request line the engine received, byte for byte (None until one was sent)."""
         self.modelled: dict[str, object] | None = None
         """The expectation in the engine's declared model (``capabilities.expectation``)."""
         marks, keywords = _case_marks(case.rule, case.uses, case.variant, case.negative)
