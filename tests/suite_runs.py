@@ -59,6 +59,8 @@ class SuiteRun:
     output: str
     diagnosis: list[dict[str, Any]]
     """The report's ``diagnosis``: the rules most likely wrong, most likely first."""
+    folder: Path | None = None
+    """Where the run's files are (``{batch}`` in its arguments), until the session ends."""
 
     def items(self, outcome: str) -> set[str]:
         """Node ids of the items with this outcome."""
@@ -338,6 +340,7 @@ def _batch_run(where: Path, spec: _Spec, crashed: str) -> SuiteRun:
         document.get("cases", {}),
         output + crashed,
         document.get("diagnosis", []),
+        where,
     )
 
 
