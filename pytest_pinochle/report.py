@@ -7,9 +7,8 @@ diagnosis (``diagnosis``) names the rules most likely wrong, and the JSON names 
 
 from __future__ import annotations
 
-import dataclasses
 import json
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Generator, Mapping
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,14 +17,14 @@ from typing import Any
 import pytest
 
 from pinochle_adapters.client import EngineError
-from pinochle_judge import charges, diagnosis, wording
+from pinochle_judge import charges, wording
 from pinochle_judge.cases import request_line
-from pinochle_judge.counts import LEGEND, Count
+from pinochle_judge.counts import LEGEND
 from pinochle_judge.diagnosis import Charge, Outcome
-from pinochle_judge.engines import REFERENCE_SHOWN, trace_of
-from pinochle_judge.house_rules import DERIVED, HOUSE_SKIP, is_undeclared
-from pinochle_judge.reach import Reach, ReachEntry, reach
-from pinochle_judge.verdicts import SuspectEntry
+from pinochle_judge.engines import REFERENCE_SHOWN
+from pinochle_judge.house_rules import DERIVED, HOUSE_SKIP
+from pinochle_judge.reach import ReachEntry
+from pinochle_judge.tally import JUDGED, SEVERITY, Tally, trace
 from specdata import suite_version
 from specdata.files import write_atomic
 
@@ -44,9 +43,6 @@ from .tags import (
 
 ENGINE_ERROR = "engine_error"
 """User property of a report whose failure was the engine's, not a wrong answer."""
-SEVERITY = {"passed": 0, "skipped": 1, "failed": 2, "errored": 3}
-"""Outcomes from best to worst; an item counts once, by its worst report."""
-STATUSES = ("passed", "failed", "errored", "skipped")
 REPORT_FORMAT = 4
 """2: cases carry ``rule`` (tested) and ``uses``; ``engine`` is an object; ``diagnosis`` added.
 3: ``suite`` (name, version) and ``time``; cases carry variant, options, method, the request
@@ -70,8 +66,6 @@ REACH_ATTR = "pinochle_reach"
 re-based (``CaseItem.reach``), as ``DETAIL_ATTR`` travels."""
 MESSAGE_LIMIT = 4000
 """Longest failure text kept per case in the JSON report (characters)."""
-UNSUPPORTED_SKIP = "engine does not support this "
-"""How the skip reason of a case the engine answered "unsupported" (-32001) begins."""
 NOTHING_JUDGED = wording.NOTHING_JUDGED
 CHARGE_PROPERTY = "charge"
 """User property of a failed item's report: where its answer first differs, and the rules named."""
@@ -134,29 +128,10 @@ def _scenario_charge(item: pytest.Item) -> Charge | None:
     method, params = situation.method, situation.params
     try:
         return charges.charge(
-            method, params, situation.expected, situation.answer, _trace(method, params), rule, uses
+            method, params, situation.expected, situation.answer, trace(method, params), rule, uses
         )
     except Exception:  # an answer of an unforeseen shape: the verdict stands without it
         return None
-
-
-def _trace(method: str, params: Mapping[str, object]) -> list[dict[str, Any]]:
-    """The reference's trace of the question sent (empty when it cannot say)."""
-    try:
-        return trace_of(method, dict(params))
-    except Exception:  # the trace only sharpens a charge: without it the charge stands
-        return []
-
-
-def covers(request: object, judged: object = None) -> frozenset[str]:
-    """The rules the reference used in deciding a request line's question (its trace), of the
-    points the expectation's fields ``judged`` show (all, when not known)."""
-    try:
-        message = json.loads(str(request))
-        fields = [str(k) for k in judged] if isinstance(judged, list | tuple) else None
-        return frozenset(charges.coverage(_trace(message["method"], message["params"]), fields))
-    except (ValueError, TypeError, KeyError):
-        return frozenset()
 
 
 def _judged_fields(item: pytest.Item) -> tuple[str, ...] | None:
@@ -179,11 +154,6 @@ def property_of_item(item: pytest.Item, key: str) -> object:
 def _request_line(method: str | None, params: Mapping[str, object] | None) -> str | None:
     """The request as one JSON line (``tables.request_line``), None when nothing was asked."""
     return None if method is None or params is None else request_line(method, params)
-
-
-JUDGED = "judged"
-"""The detail that lists the expectation's fields an item was judged on (for the diagnosis's
-spectrum; not written to the report)."""
 
 
 def _details(item: pytest.Item) -> dict[str, Any]:
@@ -217,28 +187,17 @@ def _details(item: pytest.Item) -> dict[str, Any]:
     }
 
 
-class Reporter:
-    """Collects each suite item's worst outcome; prints the per-rule summary and writes the JSON.
+class Reporter(Tally):
+    """A ``Tally`` filled from pytest's reports of the suite's items; prints the per-rule summary
+    and writes the JSON.
 
     One object per pytest config (registered as a plugin), so two runs in one process never
     share outcomes.
     """
 
     def __init__(self, config: pytest.Config) -> None:
+        super().__init__()
         self.config = config
-        self.outcomes: dict[str, Outcome] = {}
-        self.skips: dict[str, str] = {}
-        self.derived: set[str] = set()
-        """Items judged on a derived expectation (``house_rules``), counted apart."""
-        self.fixed: set[str] = set()
-        """Items a known-failures list names that pass now: they fail the run, not the rule."""
-        self.held: set[str] = set()
-        """Cases judged hand-worked under options the engine plays in place of the case's."""
-        self.known: dict[str, dict[str, str]] = {}
-        """Node ID -> the known-failures entry (reason, link) of an item that failed as listed."""
-        self.details: dict[str, dict[str, Any]] = {}
-        """Node ID -> what its report says of the case besides the verdict (``DETAIL_ATTR``)."""
-        self.messages: dict[str, str] = {}
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.complete = True
         """Whether the run went through its whole selection (not interrupted, not stopped)."""
@@ -248,11 +207,6 @@ class Reporter:
         self.properties: dict[str, list[tuple[str, object]]] = {}
         """Node ID -> the user properties of a suite item's latest report, to name the rule of
         an item whose xdist worker crashed (xdist's report of the crash carries none)."""
-        self.reach_entries: dict[str, ReachEntry] = {}
-        """Node ID -> where a judged table case stands (``reach``)."""
-        self.rebased: dict[str, list[str]] = {}
-        """Node ID -> how a derived case's deal was played the house's way."""
-        self._diagnosis: list[SuspectEntry] | None = None
         self.unplaced: list[str] = []
         """Items whose worker crashed before any report of theirs came: their rule is unknown,
         so the report cannot count them and is marked partial."""
@@ -303,7 +257,7 @@ class Reporter:
             # the expectation the answer was compared with (derived, where it is).
             sent, judged = item.sent, item.expected
             try:
-                traced = _trace(case.method, sent)
+                traced = trace(case.method, sent)
                 charge = charges.charge(
                     case.method, sent, judged, answer, traced, case.rule, case.uses, detail
                 )
@@ -395,87 +349,6 @@ class Reporter:
         if status == "skipped" and isinstance(report.longrepr, tuple):
             self.skips[node] = str(report.longrepr[2]).removeprefix("Skipped: ")
 
-    def undeclared(self, node: str) -> bool:
-        """Whether an item was skipped because the engine does not declare its variant or
-        method: such items are not counted against or for it."""
-        return node in self.skips and is_undeclared(self.skips[node])
-
-    def counted(self) -> list[Outcome]:
-        """The items of the engine's declared variants and methods, judged (on a hand-worked
-        or a derived expectation) or skipped: what the per-rule counts count, as the site's
-        cells do (``pinochle_judge.counts``)."""
-        return [o for node, o in self.outcomes.items() if not self.undeclared(node)]
-
-    def per_rule(self) -> dict[str, dict[str, int]]:
-        """Rule ID -> outcome -> number of items testing it (the tested rule only; ``counted``)."""
-        counts: dict[str, dict[str, int]] = defaultdict(lambda: dict.fromkeys(STATUSES, 0))
-        for o in self.counted():
-            counts[o.rule][o.status] += 1
-        return dict(counts)
-
-    def totals(self) -> dict[str, int]:
-        """Outcome -> number of items on a hand-worked expectation (``counted`` but the
-        derived): the count's hand-worked part, with the skipped."""
-        out = dict.fromkeys(STATUSES, 0)
-        for o in self.counted():
-            if o.node not in self.derived:
-                out[o.status] += 1
-        return out
-
-    def unsupported_by_rule(self) -> dict[str, int]:
-        """Rule ID -> how many of its cases the engine answered "unsupported" (-32001): gaps it
-        declared, shown per rule so that a rule an engine breaks cannot hide behind them."""
-        counts: dict[str, int] = defaultdict(int)
-        for node, reason in self.skips.items():
-            if reason.startswith(UNSUPPORTED_SKIP) and node in self.outcomes:
-                counts[self.outcomes[node].rule] += 1
-        return dict(counts)
-
-    def derived_totals(self) -> dict[str, int]:
-        """Outcome -> number of items judged on a derived expectation."""
-        out = dict.fromkeys(STATUSES, 0)
-        for node in self.derived:
-            out[self.outcomes[node].status] += 1
-        return out
-
-    def count(self) -> Count:
-        """The run's one count (``pinochle_judge.counts``), as the site and the badge count it."""
-        undeclared = sum(1 for node in self.outcomes if self.undeclared(node))
-        return Count.of(self.totals(), self.derived_totals(), undeclared)
-
-    def judged(self) -> int:
-        """How many items of the declared variants and methods were judged at all."""
-        return self.count().judged
-
-    def reach(self) -> Reach:
-        """How many judged cases of each rule reach the point where it decides (``reach``):
-        of the cases of the declared variants and methods that were judged."""
-        judged = ("passed", "failed", "errored")
-        return reach(
-            e
-            for node, e in self.reach_entries.items()
-            if node in self.outcomes and self.outcomes[node].status in judged
-        )
-
-    def diagnosis(self) -> list[SuspectEntry]:
-        """The rules most likely wrong, most likely first (see ``diagnosis``); each passing
-        answer speaks for the rules the reference used in deciding it."""
-        if self._diagnosis is None:
-            outcomes = list(self.outcomes.values())
-            if any(o.status in ("failed", "errored") for o in outcomes):
-                outcomes = [
-                    dataclasses.replace(o, covers=self._covers(o.node))
-                    if o.status == "passed"
-                    else o
-                    for o in outcomes
-                ]
-            self._diagnosis = diagnosis.diagnose(outcomes)
-        return self._diagnosis
-
-    def _covers(self, node: str) -> frozenset[str]:
-        details = self.details.get(node, {})
-        return covers(details.get("request"), details.get(JUDGED))
-
     def engine_info(self) -> dict[str, Any]:
         """The engine under test: its command and, once started, its initialize name and version."""
         state = state_of(self.config)
@@ -488,33 +361,6 @@ class Reporter:
         """The ``--conformance-report`` JSON: the engine, every case's outcome, rule and uses, the
         per-rule counts and the diagnosis."""
         per_rule = self.per_rule()
-        cases: dict[str, dict[str, Any]] = {}
-        for node, o in sorted(self.outcomes.items()):
-            cases[node] = {
-                "outcome": o.status,
-                "rule": o.rule,
-                "uses": list(o.uses),
-                "rules": [o.rule, *o.uses],
-            }
-            detail = self.details.get(node, {})
-            cases[node].update({k: v for k, v in detail.items() if k != JUDGED})
-            if node in self.skips:
-                cases[node]["skip"] = self.skips[node]
-                if self.undeclared(node):
-                    cases[node]["undeclared"] = True
-            if node in self.derived:
-                cases[node]["expectation"] = DERIVED
-            entry = self.reach_entries.get(node)
-            if entry is not None and not entry.reached and o.status != "skipped":
-                cases[node]["reached"] = False
-            if node in self.rebased:
-                cases[node]["rebased"] = self.rebased[node]
-            if node in self.messages and o.status in ("failed", "errored"):
-                cases[node]["message"] = self.messages[node]
-            if o.charge is not None:
-                cases[node]["charge"] = o.charge.as_dict()
-            if node in self.known and o.status in ("failed", "errored"):
-                cases[node]["known_failure"] = self.known[node]
         return {
             "format": REPORT_FORMAT,
             "suite": {"name": "pinochle-spec", "version": suite_version()},
@@ -528,7 +374,7 @@ class Reporter:
             "rules": {r: per_rule[r] for r in sorted(per_rule)},
             "diagnosis": self.diagnosis(),
             "reach": self.reach().as_dict(),
-            "cases": cases,
+            "cases": self.cases(),
             "complete": self.complete,
             "exit_status": self.exit_status,
             "selection": selection(self.config),
@@ -604,11 +450,6 @@ class Reporter:
             tr.write_line(f"({LEGEND})")
         if self.nothing_judged():
             tr.write_line(NOTHING_JUDGED, red=True, bold=True)
-
-    def nothing_judged(self) -> bool:
-        """Whether the run asked the engine cases and judged none of them (every case skipped):
-        a run that tests nothing must not pass."""
-        return bool(self.outcomes) and self.judged() == 0
 
     @pytest.hookimpl(trylast=True)
     def pytest_sessionfinish(self, session: pytest.Session, exitstatus: int) -> None:

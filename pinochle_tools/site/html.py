@@ -19,9 +19,10 @@ from markdown_it.token import Token
 from markupsafe import Markup
 
 from pinochle_judge import notation
+from pinochle_judge.tally import STATUSES
 from specdata import SUIT_NAMES, SUIT_SYMBOLS, card_codes
 
-from .reports import STATUSES, shown
+from .reports import shown
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 SUIT_COLOUR = {"s": "black", "c": "black", "h": "red", "d": "red"}

@@ -18,6 +18,7 @@ from typing import Any
 from markupsafe import Markup
 
 from pinochle_judge.counts import JUDGED, LEGEND
+from pinochle_judge.tally import STATUSES
 from specdata import variant_ids
 from specdata.rules import Rule, load_catalogue
 
@@ -25,7 +26,6 @@ from .changes import KINDS, SAYS, compare, same_engine
 from .folder import write_site
 from .html import TEMPLATES, Links, environment, markdown_html, render
 from .reports import (
-    STATUSES,
     UNSPECIFIED,
     EngineRun,
     Item,

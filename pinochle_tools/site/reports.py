@@ -27,7 +27,6 @@ from ..catalogue import feature_paths, feature_scenarios
 SINGLE = "report.schema.json"
 COMBINED = "combined-report.schema.json"
 COMBINED_FORMAT = 1
-STATUSES = ("passed", "failed", "errored", "skipped")
 BAD = ("failed", "errored")
 """The outcomes that are a problem of the engine's."""
 UNSPECIFIED = "unspecified"
