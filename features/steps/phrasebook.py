@@ -147,7 +147,9 @@ class Speaker:
     only when pytest-bdd made it from a feature file in the suite's folder and every step of its
     scenario is a phrase of the book of its keyword; it then does what pytest-bdd's runner does
     for it (the same hooks, in the same order, with the same arguments; the same exceptions) but
-    finds each step's phrase in its book instead of among the session's fixtures."""
+    finds each step's phrase in its book instead of among the session's fixtures. So the
+    suite's steps always mean the suite's phrases: a step definition of a user's own that would
+    also read one of them does not replace it."""
 
     def __init__(self, *books: Phrasebook) -> None:
         self.books: dict[str, Phrasebook] = {book.keyword: book for book in books}
