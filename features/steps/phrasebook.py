@@ -32,7 +32,7 @@ from typing import Any, Literal
 import pytest
 import pytest_bdd
 from pytest_bdd import parsers
-from pytest_bdd.parser import ScenarioTemplate, Step
+from pytest_bdd.parser import Scenario, ScenarioTemplate, Step
 
 from pytest_pinochle.driver import Situation
 
@@ -191,7 +191,7 @@ class Speaker:
         return True
 
     @staticmethod
-    def speak(request: pytest.FixtureRequest, scenario: Any, readings: list[Found]) -> None:
+    def speak(request: pytest.FixtureRequest, scenario: Scenario, readings: list[Found]) -> None:
         """pytest-bdd's ``_execute_scenario`` with each step's phrase already found."""
         __tracebackhide__ = True
         hook = request.config.hook
