@@ -7,11 +7,13 @@ and ``spoken``: how many scenarios the suite's ``Speaker`` ran (None when it was
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from pytest_pinochle.driver import SITUATION_KEY, Situation
+from specdata.files import write_atomic
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -107,5 +109,5 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     if log is None:
         return
     speaker = config.pluginmanager.get_plugin("features.steps.phrasebook")
-    with open(config.getoption("bdd_hook_log"), "w", encoding="utf-8") as out:
-        json.dump({"calls": log.calls, "spoken": getattr(speaker, "spoken", None)}, out)
+    found = {"calls": log.calls, "spoken": getattr(speaker, "spoken", None)}
+    write_atomic(Path(config.getoption("bdd_hook_log")), json.dumps(found))
